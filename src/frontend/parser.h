@@ -1,0 +1,13 @@
+// Parser: tokens -> AST, recursive descent for statements and one Pratt precedence table for expressions.
+// Keeps going after a syntax error (skips to the next statement) so that several errors are reported at once.
+#pragma once
+
+#include "frontend/ast.h"
+#include "support/diagnostics.h"
+
+namespace tz {
+
+// Parses a whole file. On errors, they are added to `diags` and the returned module holds what parsed.
+ast::Module parse(const SourceFile& file, ast::AstArena& arena, Diagnostics& diags);
+
+}  // namespace tz
