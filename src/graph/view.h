@@ -1,0 +1,33 @@
+// Views: how chains of view ops (reshape, permute, expand) read memory. Two questions, answered once here
+// for fusion and for kernel lowering alike:
+//  - strides: given a chain of views over a contiguous buffer, the strides of the final view (or failure,
+//    when a reshape would need a copy, as torch.Tensor.view fails);
+//  - dim maps: how the dims of a view relate to the dims of its source, for values computed inside a kernel.
+#pragma once
+
+#include <vector>
+
+#include "graph/node.h"
+
+namespace tz {
+
+// Follows view ops down to the first non-view node.
+const Node* view_root(const Node* n);
+
+// Strides of `n` (a chain of views over view_root(n)) assuming the root is contiguous. False when some
+// reshape in the chain cannot be expressed as a strided view.
+bool view_strides(const Node* n, std::vector<int64_t>& strides);
+
+// Strides for viewing (shape, strides) as new_shape without a copy, PyTorch's rule. False when impossible.
+bool reshape_strides(const Shape& shape, const std::vector<int64_t>& strides, const Shape& new_shape,
+                     std::vector<int64_t>& out);
+
+// A dim map says, for each dim of a value, which dim of the kernel's iteration space indexes it (-1: the
+// value is broadcast along it / has size 1). Given the map of a view, computes the map of its source; false
+// when the view mixes dims (a reshape that merges or splits non-unit dims).
+bool view_source_map(const Node* view, const std::vector<int>& map, std::vector<int>& src_map);
+
+// The map of a broadcasting operand `operand` of a pointwise node shaped `out` whose map is `map`.
+std::vector<int> broadcast_map(const Shape& operand, const Shape& out, const std::vector<int>& map);
+
+}  // namespace tz

@@ -1,0 +1,128 @@
+// The tile IR: what one Triton program does. A Kernel is a parameter list and a body of statements over
+// expression trees whose operators map one-to-one onto Triton (`tl.load`, `tl.arange`, `tl.dot`, arithmetic).
+// Kernel lowering (kernel/lower_*.cpp) makes every decision — tiling, masks, precision, fusion order — and the
+// printer (emit/triton_printer.cpp) turns this IR into text without deciding anything.
+//
+// Besides kernels, lowering produces the forward plan: the buffers to allocate and the launches to make, in
+// order, each launch naming its grid and arguments as Python expressions over the forward's variables.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "graph/dtype.h"
+
+namespace tz {
+
+enum class TOp {
+  // leaves
+  Var,        // name
+  Int,        // ival
+  Float,      // fval
+  // arithmetic and comparison (binary, infix)
+  Add, Sub, Mul, Div, FloorDiv, Mod, Lt, Le, Gt, Ge, Eq, Ne, And, Or,
+  // unary
+  Neg, Not,
+  // Triton calls
+  ProgramId,  // tl.program_id(ival)
+  Arange,     // tl.arange(0, args[0])
+  Load,       // tl.load(args[0], mask=args[1]?, other=args[2]?)   (mask/other may be absent)
+  Where,      // tl.where(c, a, b)
+  Maximum, Minimum,
+  Exp, Log, Sqrt, Rsqrt, Sin, Cos, Sigmoid, Erf, Abs, Floor,
+  Cast,       // args[0].to(dtype)
+  Sum, Max, Min, Prod, ArgMax, ArgMin,  // tl.sum(args[0], axis=ival); Prod uses a combine function
+  Dot,        // tl.dot(a, b, acc, input_precision=args[3])
+  Zeros,      // tl.zeros(shape_text, dtype)
+  Full,       // tl.full(shape_text, args[0], dtype)
+  Expand,     // args[0][text], text = ":, None" (broadcast a tile along new axes)
+  Cdiv,       // tl.cdiv(a, b)
+  ElementTy,  // args[0].dtype.element_ty (the pointee type of a pointer)
+  Min2,       // min(a, b) on scalars (Python builtin inside jit code)
+};
+
+struct TExpr {
+  TOp op;
+  std::string name;   // Var; Expand index text; Zeros/Full shape text
+  int64_t ival = 0;   // Int; ProgramId axis; reduction axis
+  double fval = 0.0;  // Float
+  DType dtype = DType::Float32;  // Cast, Zeros, Full
+  std::vector<const TExpr*> args;
+};
+
+enum class TStmtKind { Assign, Store, For, Comment, Blank };
+
+struct TStmt {
+  TStmtKind kind;
+  std::string var;                 // Assign target; For loop variable
+  const TExpr* value = nullptr;    // Assign value; Store value
+  const TExpr* ptr = nullptr;      // Store pointer
+  const TExpr* mask = nullptr;     // Store mask (may be null)
+  const TExpr* start = nullptr;    // For range(start, stop, step)
+  const TExpr* stop = nullptr;
+  const TExpr* step = nullptr;
+  std::string text;                // Comment
+  std::vector<TStmt> body;         // For
+};
+
+enum class ParamKind { Pointer, Int, Constexpr };
+
+struct KernelParam {
+  std::string name;
+  ParamKind kind;
+};
+
+struct Kernel {
+  std::string name;
+  std::vector<std::string> source_comments;  // e.g. "model.py:13  y = F.gelu(self.fc(x))"
+  std::vector<KernelParam> params;
+  std::vector<TStmt> body;
+  bool needs_mul_combine = false;  // a Prod reduction: the printer emits the combine function once
+};
+
+// Owns tile expressions. Lowering builds through it; no sharing across files.
+class TileArena {
+ public:
+  const TExpr* make(TExpr e) {
+    exprs_.push_back(std::make_unique<TExpr>(std::move(e)));
+    return exprs_.back().get();
+  }
+
+ private:
+  std::vector<std::unique_ptr<TExpr>> exprs_;
+};
+
+// One argument of a launch: a Python expression (a buffer variable, a size) bound to a kernel parameter.
+struct LaunchArg {
+  std::string param;
+  std::string value;
+};
+
+struct Launch {
+  int kernel = 0;                    // index into ForwardPlan::kernels
+  std::vector<std::string> grid;     // Python expressions, one per grid axis
+  std::vector<LaunchArg> args;
+  int num_warps = 4;
+  int num_stages = 0;                // 0 = Triton's default
+};
+
+struct BufferAlloc {
+  std::string name;   // Python variable in forward
+  std::vector<int64_t> shape;
+  DType dtype;
+  std::string like;   // a forward input whose device to use
+};
+
+// What ModelNew.forward does: check inputs, allocate, launch, return.
+struct ForwardPlan {
+  std::vector<Kernel> kernels;
+  std::vector<BufferAlloc> buffers;
+  std::vector<Launch> launches;          // in execution order; buffers are allocated before first use
+  std::vector<std::string> results;      // Python expressions for the returned tensors (views of buffers)
+  bool result_is_tuple = false;
+  bool uses_matmul_precision = false;    // forward computes `precision` from PyTorch's fp32 matmul flag
+};
+
+}  // namespace tz

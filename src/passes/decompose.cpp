@@ -1,0 +1,135 @@
+// decompose: composite ops -> primitives. Each rule is `before => after`.
+#include "passes/decompose.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tz {
+
+namespace {
+
+bool is_half(DType t) { return t == DType::Float16 || t == DType::BFloat16; }
+
+// Upcasts a half-precision operand to float32 (composites compute in float32).
+const Node* compute_type(Graph& g, const Node* x) { return is_half(x->dtype) ? g.cast(x, DType::Float32) : x; }
+
+const Node* scalar(Graph& g, double v, const Node* like) { return g.constant(v, like->dtype); }
+
+// mean(x, axes) => sum(x, axes) * (1/n)
+const Node* lower_mean(Graph& g, const Node* old, const Node* x) {
+  const Node* xs = compute_type(g, x);
+  int64_t n = 1;
+  for (auto a : old->attr.ints) n *= x->shape[a];
+  const Node* s = reduce_adjacent(g, Op::Sum, xs, old->attr.ints, old->keepdim(), old->loc);
+  const Node* m = g.binary(Op::Mul, s, scalar(g, 1.0 / static_cast<double>(n), s), old->loc);
+  return g.cast(m, old->dtype, old->loc);
+}
+
+// softmax(x, a) => e = exp(x - max(x, a)); e / sum(e, a)
+// log_softmax(x, a) => z = x - max(x, a); z - log(sum(exp(z), a))
+const Node* lower_softmax(Graph& g, const Node* old, const Node* x, bool log) {
+  const Node* xs = compute_type(g, x);
+  std::vector<int64_t> axis = {old->attr.ints[0]};
+  const Node* m = g.reduce(Op::Max, xs, axis, true, old->loc);
+  const Node* z = g.binary(Op::Sub, xs, m, old->loc);
+  const Node* e = g.unary(Op::Exp, z, old->loc);
+  const Node* s = g.reduce(Op::Sum, e, axis, true, old->loc);
+  const Node* r = log ? g.binary(Op::Sub, z, g.unary(Op::Log, s, old->loc), old->loc)
+                      : g.binary(Op::Div, e, s, old->loc);
+  return g.cast(r, old->dtype, old->loc);
+}
+
+// gelu(x) => 0.5 * x * (1 + erf(x / sqrt(2)))
+// gelu(x, tanh) => 0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 * x^3)))
+const Node* lower_gelu(Graph& g, const Node* old, const Node* x) {
+  const Node* xs = compute_type(g, x);
+  auto c = [&](double v) { return scalar(g, v, xs); };
+  const Node* inner;
+  if (old->attr.str == "tanh") {
+    const Node* cube = g.binary(Op::Mul, g.binary(Op::Mul, xs, xs), xs);
+    const Node* arg = g.binary(Op::Mul, c(std::sqrt(2.0 / M_PI)), g.binary(Op::Add, xs, g.binary(Op::Mul, c(0.044715), cube)));
+    inner = g.unary(Op::Tanh, arg, old->loc);
+  } else {
+    inner = g.unary(Op::Erf, g.binary(Op::Mul, xs, c(M_SQRT1_2)), old->loc);
+  }
+  const Node* r = g.binary(Op::Mul, g.binary(Op::Mul, c(0.5), xs), g.binary(Op::Add, c(1.0), inner), old->loc);
+  return g.cast(r, old->dtype, old->loc);
+}
+
+// silu(x) => x * sigmoid(x)
+const Node* lower_silu(Graph& g, const Node* old, const Node* x) {
+  const Node* xs = compute_type(g, x);
+  return g.cast(g.binary(Op::Mul, xs, g.unary(Op::Sigmoid, xs, old->loc), old->loc), old->dtype, old->loc);
+}
+
+// A matrix-vector product is memory-bound: a multiply and a sum fuse into one reduction kernel.
+// matmul(a[..., M, K], b[..., K, 1]) => sum(a * b^T[..., 1, K], -1, keepdim)
+// matmul(a[..., 1, K], b[..., K, N]) => sum(a^T[..., K, 1] * b, -2, keepdim)
+const Node* lower_matvec(Graph& g, const Node* old, const Node* a, const Node* b) {
+  int ra = a->rank(), rb = b->rank();
+  int64_t m = a->shape[ra - 2], n = b->shape[rb - 1];
+  if (n == 1) {
+    std::vector<int64_t> perm(rb);
+    for (int i = 0; i < rb; ++i) perm[i] = i;
+    std::swap(perm[rb - 1], perm[rb - 2]);
+    const Node* prod = g.binary(Op::Mul, a, g.permute(b, perm, old->loc), old->loc);
+    return g.reduce(Op::Sum, prod, {prod->rank() - 1}, true, old->loc);
+  }
+  (void)m;
+  std::vector<int64_t> perm(ra);
+  for (int i = 0; i < ra; ++i) perm[i] = i;
+  std::swap(perm[ra - 1], perm[ra - 2]);
+  const Node* prod = g.binary(Op::Mul, g.permute(a, perm, old->loc), b, old->loc);
+  return g.reduce(Op::Sum, prod, {prod->rank() - 2}, true, old->loc);
+}
+
+// A reduction over non-adjacent axes runs as one reduction per run of adjacent axes, innermost first:
+// sum(x, {0, 2}) => sum(sum(x, {2}, keepdim), {0}, keepdim) [then reshape when !keepdim]
+const Node* reduce_adjacent(Graph& g, Op op, const Node* x, const std::vector<int64_t>& axes, bool keepdim,
+                            SourceLoc loc) {
+  bool adjacent = true;
+  for (size_t i = 1; i < axes.size(); ++i) adjacent = adjacent && axes[i] == axes[i - 1] + 1;
+  if (adjacent) return g.reduce(op, x, axes, keepdim, loc);
+  const Node* cur = x;
+  size_t end = axes.size();
+  while (end > 0) {
+    size_t begin = end - 1;
+    while (begin > 0 && axes[begin - 1] + 1 == axes[begin]) --begin;
+    std::vector<int64_t> run(axes.begin() + begin, axes.begin() + end);
+    cur = g.reduce(op, cur, run, true, loc);
+    end = begin;
+  }
+  if (keepdim) return cur;
+  Shape out;
+  for (int i = 0; i < x->rank(); ++i) {
+    if (std::find(axes.begin(), axes.end(), i) == axes.end()) out.push_back(x->shape[i]);
+  }
+  return g.reshape(cur, out, loc);
+}
+
+}  // namespace
+
+std::unique_ptr<Graph> decompose(const Graph& g) {
+  return rewrite_graph(g, [](Graph& out, const Node* old, const std::vector<const Node*>& src) -> const Node* {
+    switch (old->op) {
+      case Op::Mean: return lower_mean(out, old, src[0]);
+      case Op::Softmax: return lower_softmax(out, old, src[0], false);
+      case Op::LogSoftmax: return lower_softmax(out, old, src[0], true);
+      case Op::Gelu: return lower_gelu(out, old, src[0]);
+      case Op::Silu: return lower_silu(out, old, src[0]);
+      case Op::Sum:
+      case Op::Prod:
+      case Op::Max:
+      case Op::Min: return reduce_adjacent(out, old->op, src[0], old->attr.ints, old->keepdim(), old->loc);
+      case Op::Matmul: {
+        int64_t m = old->shape[old->rank() - 2], n = old->shape.back();
+        if (m == 1 || n == 1) return lower_matvec(out, old, src[0], src[1]);
+        return rebuild(out, old, src);
+      }
+      case Op::Input: return out.input(static_cast<int>(old->attr.ints[0]));
+      default: return rebuild(out, old, src);
+    }
+  });
+}
+
+}  // namespace tz

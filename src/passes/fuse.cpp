@@ -1,0 +1,324 @@
+// fuse: greedy partition of the graph into kernels, in topological order.
+//  - a matmul starts a kernel; its operands must be in memory;
+//  - a reduction joins the kernel of its input when that kernel iterates over the same space (a pointwise
+//    kernel over the input shape becomes a reduction kernel), else starts one;
+//  - a pointwise op joins a kernel of one of its inputs when its shape fits that kernel's space (the space
+//    itself, or the reduced shape of a reduction kernel) and every in-kernel input is read through a dim map
+//    the kernel can compute; else it starts a pointwise kernel.
+// Kernels then run in dependency order. Views of values in memory are free: consumers read them by strides.
+#include "passes/fuse.h"
+
+#include <algorithm>
+#include <functional>
+#include <set>
+#include <sstream>
+
+#include "graph/view.h"
+
+namespace tz {
+
+namespace {
+
+std::vector<int> identity_map(size_t rank) {
+  std::vector<int> m(rank);
+  for (size_t i = 0; i < rank; ++i) m[i] = static_cast<int>(i);
+  return m;
+}
+
+// The dims of `shape` as seen in a kernel over `g`: identity on the space, kept axes for reduced shapes.
+bool natural_map(const Group& g, const Shape& shape, std::vector<int>& map) {
+  if (shape == g.space) {
+    map = identity_map(shape.size());
+    return true;
+  }
+  if (g.kind != GroupKind::Reduction) return false;
+  auto reduced = [&](size_t d) { return std::find(g.axes.begin(), g.axes.end(), (int64_t)d) != g.axes.end(); };
+  map.clear();
+  if (shape.size() == g.space.size()) {  // keepdim form
+    for (size_t d = 0; d < shape.size(); ++d) {
+      if (reduced(d) ? shape[d] != 1 : shape[d] != g.space[d]) return false;
+      map.push_back(reduced(d) || shape[d] == 1 ? -1 : static_cast<int>(d));
+    }
+    return true;
+  }
+  size_t j = 0;
+  for (size_t d = 0; d < g.space.size(); ++d) {
+    if (reduced(d)) continue;
+    if (j >= shape.size() || shape[j] != g.space[d]) return false;
+    map.push_back(shape[j] == 1 ? -1 : static_cast<int>(d));
+    ++j;
+  }
+  return j == shape.size();
+}
+
+class Fuser {
+ public:
+  explicit Fuser(Schedule& s) : s_(s), g_(*s.graph) {}
+
+  void run() {
+    const auto& nodes = g_.nodes();
+    s_.group_of.assign(nodes.size(), -1);
+    s_.materialized.assign(nodes.size(), 0);
+    std::vector<char> live = live_nodes();
+    for (const auto& up : nodes) {
+      const Node* n = up.get();
+      if (!live[n->id]) continue;
+      OpKind kind = op_kind(n->op);
+      if (kind == OpKind::Leaf || kind == OpKind::View) continue;
+      TZ_ASSERT(kind != OpKind::Composite, "composite op reached fusion (decompose did not run)");
+      if (kind == OpKind::Matmul) place_matmul(n);
+      else if (kind == OpKind::Reduce) place_reduce(n);
+      else place_pointwise(n);
+    }
+    for (auto* o : g_.outputs) mark_materialized(view_root(o));
+    order_groups();
+  }
+
+ private:
+  std::vector<char> live_nodes() {
+    std::vector<char> live(g_.nodes().size(), 0);
+    std::vector<const Node*> stack(g_.outputs.begin(), g_.outputs.end());
+    while (!stack.empty()) {
+      const Node* n = stack.back();
+      stack.pop_back();
+      if (live[n->id]) continue;
+      live[n->id] = 1;
+      for (auto* x : n->src) stack.push_back(x);
+    }
+    return live;
+  }
+
+  int group_of(const Node* n) const { return s_.group_of[n->id]; }
+
+  void mark_materialized(const Node* root) {
+    if (group_of(root) >= 0 && !s_.materialized[root->id]) {
+      s_.materialized[root->id] = 1;
+      s_.groups[group_of(root)].outputs.push_back(root);
+    }
+  }
+
+  int new_group(GroupKind kind, const Shape& space, std::vector<int64_t> axes = {}) {
+    Group grp;
+    grp.id = static_cast<int>(s_.groups.size());
+    grp.kind = kind;
+    grp.space = space;
+    grp.axes = std::move(axes);
+    s_.groups.push_back(grp);
+    deps_.emplace_back();
+    return grp.id;
+  }
+
+  void add(int gid, const Node* n) {
+    s_.group_of[n->id] = gid;
+    s_.groups[gid].nodes.push_back(n);
+  }
+
+  // Reads `src` (a source of a node placed in `gid`, reached with dim map `map`) from outside the kernel:
+  // its root goes to memory and `gid` depends on the root's kernel.
+  void read_from_memory(int gid, const Node* src) {
+    const Node* root = view_root(src);
+    if (group_of(root) >= 0 && group_of(root) != gid) {
+      mark_materialized(root);
+      deps_[gid].insert(group_of(root));
+    }
+  }
+
+  bool depends_on(int from, int target) const {  // does `from` (transitively) read from `target`?
+    std::vector<char> seen(s_.groups.size(), 0);
+    std::vector<int> stack = {from};
+    while (!stack.empty()) {
+      int x = stack.back();
+      stack.pop_back();
+      if (x == target) return true;
+      if (seen[x]) continue;
+      seen[x] = 1;
+      for (int d : deps_[x]) stack.push_back(d);
+    }
+    return false;
+  }
+
+  // Can `src`, read with `map` by a node placed in `gid`, be computed inside that kernel? Walks views
+  // down to the root; in reduction and matmul kernels an in-kernel value can only be read with its own map.
+  bool readable_in(int gid, const Node* src, std::vector<int> map) const {
+    const Group& grp = s_.groups[gid];
+    const Node* cur = src;
+    while (op_kind(cur->op) == OpKind::View) {
+      if (group_of(view_root(cur)) != gid) return true;  // read from memory by strides
+      std::vector<int> next;
+      if (!view_source_map(cur, map, next)) return false;
+      map = std::move(next);
+      cur = cur->src[0];
+    }
+    if (group_of(cur) != gid) return true;
+    if (grp.kind == GroupKind::Pointwise) return true;  // recomputed per element under any map
+    std::vector<int> own;
+    return natural_map(grp, cur->shape, own) && own == map;
+  }
+
+  // Are all in-kernel reads of `gid`'s nodes still computable (after a change of kind)?
+  bool all_readable(int gid) const {
+    for (const Node* n : s_.groups[gid].nodes) {
+      std::vector<int> map;
+      if (!natural_map(s_.groups[gid], n->shape, map)) return false;
+      if (op_kind(n->op) == OpKind::Reduce) continue;
+      for (auto* src : n->src) {
+        if (!readable_in(gid, src, broadcast_map(src->shape, n->shape, map))) return false;
+      }
+    }
+    return true;
+  }
+
+  // Would placing pointwise node `n` into `gid` be valid?
+  bool fits(int gid, const Node* n) const {
+    const Group& grp = s_.groups[gid];
+    std::vector<int> map;
+    if (!natural_map(grp, n->shape, map)) return false;
+    for (auto* src : n->src) {
+      if (!readable_in(gid, src, broadcast_map(src->shape, n->shape, map))) return false;
+      int other = group_of(view_root(src));
+      if (other >= 0 && other != gid && depends_on(other, gid)) return false;  // would make a cycle
+    }
+    return true;
+  }
+
+  void place_pointwise(const Node* n) {
+    std::vector<int> candidates;
+    for (auto* src : n->src) {
+      int gid = group_of(view_root(src));
+      if (gid >= 0 && std::find(candidates.begin(), candidates.end(), gid) == candidates.end()) {
+        candidates.push_back(gid);
+      }
+    }
+    int chosen = -1;
+    for (int gid : candidates) {
+      if (fits(gid, n)) {
+        chosen = gid;
+        break;
+      }
+    }
+    if (chosen < 0) chosen = new_group(GroupKind::Pointwise, n->shape);
+    add(chosen, n);
+    for (auto* src : n->src) read_from_memory(chosen, src);
+  }
+
+  void place_reduce(const Node* n) {
+    const Node* x = n->src[0];
+    int gid = group_of(x);  // views on the input of a reduction are read from memory
+    bool joined = false;
+    if (gid >= 0 && x == view_root(x)) {
+      Group& grp = s_.groups[gid];
+      if (grp.space == x->shape && grp.kind == GroupKind::Reduction && grp.axes == n->attr.ints) {
+        joined = true;
+      } else if (grp.space == x->shape && grp.kind == GroupKind::Pointwise) {
+        grp.kind = GroupKind::Reduction;  // tentatively; every value in it must still be readable
+        grp.axes = n->attr.ints;
+        joined = all_readable(gid);
+        if (!joined) {
+          grp.kind = GroupKind::Pointwise;
+          grp.axes.clear();
+        }
+      }
+    }
+    if (!joined) gid = new_group(GroupKind::Reduction, x->shape, n->attr.ints);
+    add(gid, n);
+    read_from_memory(gid, x);
+  }
+
+  void place_matmul(const Node* n) {
+    int gid = new_group(GroupKind::Matmul, n->shape);
+    add(gid, n);
+    for (auto* src : n->src) read_from_memory(gid, src);
+  }
+
+  // Kernels run in an order where each runs after the kernels it reads from.
+  void order_groups() {
+    std::vector<int> order;
+    std::vector<char> state(s_.groups.size(), 0);
+    std::function<void(int)> visit = [&](int gid) {
+      if (state[gid] == 2) return;
+      TZ_ASSERT(state[gid] != 1, "cycle between kernels");
+      state[gid] = 1;
+      for (int d : deps_[gid]) visit(d);
+      state[gid] = 2;
+      order.push_back(gid);
+    };
+    for (size_t i = 0; i < s_.groups.size(); ++i) visit(static_cast<int>(i));
+    std::vector<Group> sorted;
+    std::vector<int> renumber(s_.groups.size());
+    for (int old : order) {
+      renumber[old] = static_cast<int>(sorted.size());
+      sorted.push_back(s_.groups[old]);
+      sorted.back().id = renumber[old];
+    }
+    for (auto& gid : s_.group_of) {
+      if (gid >= 0) gid = renumber[gid];
+    }
+    s_.groups = std::move(sorted);
+  }
+
+  Schedule& s_;
+  Graph& g_;
+  std::vector<std::set<int>> deps_;
+};
+
+// Outputs that are inputs, parameters or views of them get a copy, so no result aliases an input.
+void copy_leaf_outputs(Graph& g) {
+  for (auto& o : g.outputs) {
+    if (op_kind(view_root(o)->op) == OpKind::Leaf) o = g.unary(Op::Copy, o, o->loc);
+  }
+}
+
+// A reshape that no strided view can express reads a contiguous copy of its source instead:
+// reshape(x) => reshape(copy(x)) when x's strides do not allow the view.
+std::unique_ptr<Graph> copy_unviewable(std::unique_ptr<Graph> g) {
+  bool any = false;
+  for (const auto& n : g->nodes()) {
+    std::vector<int64_t> st;
+    if (n->op == Op::Reshape && !view_strides(n.get(), st)) any = true;
+  }
+  if (!any) return g;
+  return rewrite_graph(*g, [](Graph& out, const Node* old, const std::vector<const Node*>& src) {
+    if (old->op == Op::Reshape) {
+      std::vector<int64_t> st;
+      const Node* candidate = rebuild(out, old, src);
+      if (op_kind(candidate->op) == OpKind::View && !view_strides(candidate, st)) {
+        return out.make(Op::Reshape, old->dtype, old->shape, {out.unary(Op::Copy, src[0], old->loc)}, old->attr,
+                        old->loc);
+      }
+      return candidate;
+    }
+    return rebuild(out, old, src);
+  });
+}
+
+}  // namespace
+
+Schedule fuse(std::unique_ptr<Graph> g) {
+  copy_leaf_outputs(*g);
+  Schedule s;
+  s.graph = copy_unviewable(std::move(g));
+  Fuser(s).run();
+  return s;
+}
+
+std::string dump_schedule(const Schedule& s) {
+  std::ostringstream os;
+  const char* kinds[] = {"pointwise", "reduction", "matmul"};
+  for (const auto& grp : s.groups) {
+    os << "kernel " << grp.id << " " << kinds[static_cast<int>(grp.kind)] << " space " << shape_str(grp.space);
+    if (!grp.axes.empty()) {
+      os << " axes {";
+      for (size_t i = 0; i < grp.axes.size(); ++i) os << (i ? "," : "") << grp.axes[i];
+      os << "}";
+    }
+    os << ":";
+    for (auto* n : grp.nodes) {
+      os << " " << op_name(n->op);
+      if (s.materialized[n->id]) os << "*";
+    }
+    os << "\n";
+  }
+  return os.str();
+}
+
+}  // namespace tz

@@ -1,0 +1,37 @@
+// Schedule: the graph partitioned into kernels (groups). Produced by fuse(), read by kernel lowering.
+//
+// A group is one kernel. Its iteration space (`space`) is the output shape of a pointwise group, the input shape
+// of a reduction group (reductions over `axes`; values in the group are either "full" — shaped like `space` —
+// or "reduced"), or the output shape of a matmul group. Leaves (inputs, params, constants) and views of
+// materialized values are not in any group: kernels read them through strided loads.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "graph/graph.h"
+
+namespace tz {
+
+enum class GroupKind { Pointwise, Reduction, Matmul };
+
+struct Group {
+  int id = 0;
+  GroupKind kind = GroupKind::Pointwise;
+  Shape space;
+  std::vector<int64_t> axes;              // Reduction: reduced axes of `space` (adjacent, sorted)
+  std::vector<const Node*> nodes;         // computed nodes in topological order (views of in-group values too)
+  std::vector<const Node*> outputs;       // nodes this kernel writes to memory
+};
+
+struct Schedule {
+  std::unique_ptr<Graph> graph;
+  std::vector<Group> groups;              // in execution order
+  std::vector<int> group_of;              // node id -> group id, -1 for leaves and free views
+  std::vector<char> materialized;         // node id -> written to memory by its group
+};
+
+std::string dump_schedule(const Schedule& s);  // the --emit=kernels groups section
+
+}  // namespace tz
