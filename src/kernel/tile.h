@@ -32,7 +32,7 @@ enum class TOp {
   Where,      // tl.where(c, a, b)
   Maximum, Minimum,
   Exp, Log, Sqrt, Rsqrt, Sin, Cos, Sigmoid, Erf, Abs, Floor,
-  Cast,       // args[0].to(dtype)
+  Cast,       // args[0].to(dtype), or args[0].to(args[1]) when a second operand gives the type
   Sum, Max, Min, Prod, ArgMax, ArgMin,  // tl.sum(args[0], axis=ival); Prod uses a combine function
   Dot,        // tl.dot(a, b, acc, input_precision=args[3])
   Zeros,      // tl.zeros(shape_text, dtype)
@@ -104,6 +104,7 @@ struct Launch {
   int kernel = 0;                    // index into ForwardPlan::kernels
   std::vector<std::string> grid;     // Python expressions, one per grid axis
   std::vector<LaunchArg> args;
+  std::vector<std::string> produces;  // buffers this launch writes (allocated by its launcher)
   int num_warps = 4;
   int num_stages = 0;                // 0 = Triton's default
 };

@@ -15,6 +15,30 @@ const Node* compute_type(Graph& g, const Node* x) { return is_half(x->dtype) ? g
 
 const Node* scalar(Graph& g, double v, const Node* like) { return g.constant(v, like->dtype); }
 
+// A reduction over non-adjacent axes runs as one reduction per run of adjacent axes, innermost first:
+// sum(x, {0, 2}) => sum(sum(x, {2}, keepdim), {0}, keepdim) [then reshape when !keepdim]
+const Node* reduce_adjacent(Graph& g, Op op, const Node* x, const std::vector<int64_t>& axes, bool keepdim,
+                            SourceLoc loc) {
+  bool adjacent = true;
+  for (size_t i = 1; i < axes.size(); ++i) adjacent = adjacent && axes[i] == axes[i - 1] + 1;
+  if (adjacent) return g.reduce(op, x, axes, keepdim, loc);
+  const Node* cur = x;
+  size_t end = axes.size();
+  while (end > 0) {
+    size_t begin = end - 1;
+    while (begin > 0 && axes[begin - 1] + 1 == axes[begin]) --begin;
+    std::vector<int64_t> run(axes.begin() + begin, axes.begin() + end);
+    cur = g.reduce(op, cur, run, true, loc);
+    end = begin;
+  }
+  if (keepdim) return cur;
+  Shape out;
+  for (int i = 0; i < x->rank(); ++i) {
+    if (std::find(axes.begin(), axes.end(), i) == axes.end()) out.push_back(x->shape[i]);
+  }
+  return g.reshape(cur, out, loc);
+}
+
 // mean(x, axes) => sum(x, axes) * (1/n)
 const Node* lower_mean(Graph& g, const Node* old, const Node* x) {
   const Node* xs = compute_type(g, x);
@@ -81,30 +105,6 @@ const Node* lower_matvec(Graph& g, const Node* old, const Node* a, const Node* b
   std::swap(perm[ra - 1], perm[ra - 2]);
   const Node* prod = g.binary(Op::Mul, g.permute(a, perm, old->loc), b, old->loc);
   return g.reduce(Op::Sum, prod, {prod->rank() - 2}, true, old->loc);
-}
-
-// A reduction over non-adjacent axes runs as one reduction per run of adjacent axes, innermost first:
-// sum(x, {0, 2}) => sum(sum(x, {2}, keepdim), {0}, keepdim) [then reshape when !keepdim]
-const Node* reduce_adjacent(Graph& g, Op op, const Node* x, const std::vector<int64_t>& axes, bool keepdim,
-                            SourceLoc loc) {
-  bool adjacent = true;
-  for (size_t i = 1; i < axes.size(); ++i) adjacent = adjacent && axes[i] == axes[i - 1] + 1;
-  if (adjacent) return g.reduce(op, x, axes, keepdim, loc);
-  const Node* cur = x;
-  size_t end = axes.size();
-  while (end > 0) {
-    size_t begin = end - 1;
-    while (begin > 0 && axes[begin - 1] + 1 == axes[begin]) --begin;
-    std::vector<int64_t> run(axes.begin() + begin, axes.begin() + end);
-    cur = g.reduce(op, cur, run, true, loc);
-    end = begin;
-  }
-  if (keepdim) return cur;
-  Shape out;
-  for (int i = 0; i < x->rank(); ++i) {
-    if (std::find(axes.begin(), axes.end(), i) == axes.end()) out.push_back(x->shape[i]);
-  }
-  return g.reshape(cur, out, loc);
 }
 
 }  // namespace

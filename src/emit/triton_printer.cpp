@@ -1,0 +1,173 @@
+// Triton printer (see triton_printer.h). Operator spelling and precedence come from one table.
+#include "emit/triton_printer.h"
+
+#include <cmath>
+#include <sstream>
+
+#include "emit/writer.h"
+#include "graph/dtype.h"
+#include "support/diagnostics.h"
+
+namespace tz {
+
+namespace {
+
+// How each operator prints: infix operators by symbol and precedence (Python's), calls by format.
+struct Spelling {
+  TOp op;
+  const char* text;  // infix symbol, or function name for calls
+  int prec;          // infix precedence; 0 for calls/atoms
+};
+
+constexpr Spelling kSpellings[] = {
+    // Python's order: comparisons < | < & < + - < * / // %
+    {TOp::Lt, "<", 4},       {TOp::Le, "<=", 4},      {TOp::Gt, ">", 4},         {TOp::Ge, ">=", 4},
+    {TOp::Eq, "==", 4},      {TOp::Ne, "!=", 4},      {TOp::Or, "|", 5},         {TOp::And, "&", 7},
+    {TOp::Add, "+", 10},     {TOp::Sub, "-", 10},     {TOp::Mul, "*", 12},       {TOp::Div, "/", 12},
+    {TOp::FloorDiv, "//", 12}, {TOp::Mod, "%", 12},
+    {TOp::Where, "tl.where", 0},     {TOp::Maximum, "tl.maximum", 0}, {TOp::Minimum, "tl.minimum", 0},
+    {TOp::Exp, "tl.exp", 0},         {TOp::Log, "tl.log", 0},         {TOp::Sqrt, "tl.sqrt_rn", 0},
+    {TOp::Rsqrt, "tl.rsqrt", 0},     {TOp::Sin, "tl.sin", 0},         {TOp::Cos, "tl.cos", 0},
+    {TOp::Sigmoid, "tl.sigmoid", 0}, {TOp::Erf, "tl.erf", 0},         {TOp::Abs, "tl.abs", 0},
+    {TOp::Floor, "tl.floor", 0},     {TOp::Cdiv, "tl.cdiv", 0},       {TOp::Min2, "min", 0},
+    {TOp::Sum, "tl.sum", 0},         {TOp::Max, "tl.max", 0},         {TOp::Min, "tl.min", 0},
+};
+
+const Spelling& spelling(TOp op) {
+  for (const auto& s : kSpellings) {
+    if (s.op == op) return s;
+  }
+  static const Spelling none{TOp::Var, "", 0};
+  return none;
+}
+
+constexpr int kUnaryPrec = 14;
+constexpr int kAtomPrec = 16;
+
+std::string float_text(double v) {
+  if (std::isinf(v)) return v > 0 ? "float(\"inf\")" : "float(\"-inf\")";
+  std::ostringstream os;
+  os.precision(17);
+  os << v;
+  std::string s = os.str();
+  if (s.find_first_of(".eE") == std::string::npos) s += ".0";
+  return s;
+}
+
+std::string print(const TExpr* e, int& prec);
+
+std::string print_at(const TExpr* e, int min_prec) {
+  int p = 0;
+  std::string s = print(e, p);
+  return p < min_prec ? "(" + s + ")" : s;
+}
+
+std::string call(const std::string& fn, const std::vector<const TExpr*>& args) {
+  std::string s = fn + "(";
+  for (size_t i = 0; i < args.size(); ++i) s += (i ? ", " : "") + print_at(args[i], 0);
+  return s + ")";
+}
+
+std::string print(const TExpr* e, int& prec) {
+  prec = kAtomPrec;
+  switch (e->op) {
+    case TOp::Var: return e->name;
+    case TOp::Int:
+      if (e->ival < 0) prec = kUnaryPrec;
+      return std::to_string(e->ival);
+    case TOp::Float: {
+      std::string s = float_text(e->fval);
+      if (e->fval < 0 && !std::isinf(e->fval)) prec = kUnaryPrec;
+      return s;
+    }
+    case TOp::Neg: prec = kUnaryPrec; return "-" + print_at(e->args[0], kUnaryPrec);
+    case TOp::Not: prec = kUnaryPrec; return "~" + print_at(e->args[0], kUnaryPrec);
+    case TOp::ProgramId: return "tl.program_id(" + std::to_string(e->ival) + ")";
+    case TOp::Arange: return "tl.arange(0, " + print_at(e->args[0], 0) + ")";
+    case TOp::Load: {
+      std::string s = "tl.load(" + print_at(e->args[0], 0);
+      if (e->args.size() > 1) s += ", mask=" + print_at(e->args[1], 0);
+      if (e->args.size() > 2) s += ", other=" + print_at(e->args[2], 0);
+      return s + ")";
+    }
+    case TOp::Cast:  // to a fixed type, or (two operands) to a type computed in the kernel
+      return print_at(e->args[0], kAtomPrec) + ".to(" +
+             (e->args.size() > 1 ? print_at(e->args[1], 0) : std::string(triton_dtype_name(e->dtype))) + ")";
+    case TOp::Sum:
+    case TOp::Max:
+    case TOp::Min:
+      return std::string(spelling(e->op).text) + "(" + print_at(e->args[0], 0) + ", axis=" + std::to_string(e->ival) +
+             ", keep_dims=True)";
+    case TOp::Prod:
+      return "tl.reduce(" + print_at(e->args[0], 0) + ", " + std::to_string(e->ival) + ", _mul_combine, keep_dims=True)";
+    case TOp::ArgMax:
+    case TOp::ArgMin: internal_error("argmax reaches the printer only as max/min", __FILE__, __LINE__);
+    case TOp::Dot:
+      return "tl.dot(" + print_at(e->args[0], 0) + ", " + print_at(e->args[1], 0) + ", " + print_at(e->args[2], 0) +
+             ", input_precision=" + print_at(e->args[3], 0) + ")";
+    case TOp::Zeros: return "tl.zeros(" + e->name + ", dtype=" + triton_dtype_name(e->dtype) + ")";
+    case TOp::Full:
+      return "tl.full(" + e->name + ", " + print_at(e->args[0], 0) + ", dtype=" + triton_dtype_name(e->dtype) + ")";
+    case TOp::Expand: return print_at(e->args[0], kAtomPrec) + "[" + e->name + "]";
+    case TOp::ElementTy: return print_at(e->args[0], kAtomPrec) + ".dtype.element_ty";
+    default: break;
+  }
+  const Spelling& sp = spelling(e->op);
+  TZ_ASSERT(sp.text[0] != '\0', "operator with no spelling in the printer table");
+  if (sp.prec == 0) return call(sp.text, e->args);
+  prec = sp.prec;
+  // Left-associative: the right operand needs parentheses at equal precedence; comparisons never chain.
+  int left = sp.prec == 4 ? sp.prec + 1 : sp.prec;
+  return print_at(e->args[0], left) + " " + sp.text + " " + print_at(e->args[1], sp.prec + 1);
+}
+
+void print_stmts(Writer& w, const std::vector<TStmt>& body) {
+  for (const auto& s : body) {
+    switch (s.kind) {
+      case TStmtKind::Assign: w.line(s.var + " = " + print_at(s.value, 0)); break;
+      case TStmtKind::Store: {
+        std::string line = "tl.store(" + print_at(s.ptr, 0) + ", " + print_at(s.value, 0);
+        if (s.mask) line += ", mask=" + print_at(s.mask, 0);
+        w.line(line + ")");
+        break;
+      }
+      case TStmtKind::For:
+        w.line("for " + s.var + " in range(" + print_at(s.start, 0) + ", " + print_at(s.stop, 0) + ", " +
+               print_at(s.step, 0) + "):");
+        w.indent();
+        print_stmts(w, s.body);
+        w.dedent();
+        break;
+      case TStmtKind::Comment: w.line("# " + s.text); break;
+      case TStmtKind::Blank: w.line(); break;
+    }
+  }
+}
+
+}  // namespace
+
+std::string print_expr(const TExpr* e) { return print_at(e, 0); }
+
+std::string print_kernel(const Kernel& k) {
+  Writer w;
+  w.line("@triton.jit");
+  std::string sig = "def " + k.name + "(";
+  std::string tensors, sizes;
+  for (const auto& p : k.params) {
+    if (p.kind == ParamKind::Constexpr) sizes += (sizes.empty() ? "" : ", ") + p.name + ": tl.constexpr";
+    else tensors += (tensors.empty() ? "" : ", ") + p.name;
+  }
+  w.line(sig);
+  w.indent();
+  if (!tensors.empty()) w.line(tensors + ",");
+  if (!sizes.empty()) w.line(sizes + ",");
+  w.dedent();
+  w.line("):");
+  w.indent();
+  for (const auto& c : k.source_comments) w.line("# " + c);
+  print_stmts(w, k.body);
+  w.dedent();
+  return w.str();
+}
+
+}  // namespace tz

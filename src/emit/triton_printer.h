@@ -1,0 +1,14 @@
+// Triton printer: tile IR -> Triton source text. It translates one operator at a time through a table and
+// decides nothing.
+#pragma once
+
+#include <string>
+
+#include "kernel/tile.h"
+
+namespace tz {
+
+std::string print_kernel(const Kernel& k);
+std::string print_expr(const TExpr* e);
+
+}  // namespace tz

@@ -1,0 +1,164 @@
+// lower: names every tensor of the forward (inputs, parameters, buffers), lowers each kernel by its kind and
+// records the launches in execution order, then the returned values as views of buffers.
+#include "kernel/lower.h"
+
+#include <algorithm>
+#include <set>
+
+#include "graph/view.h"
+#include "kernel/lower_kinds.h"
+
+namespace tz {
+
+int64_t next_pow2(int64_t v) {
+  int64_t p = 1;
+  while (p < v) p <<= 1;
+  return p;
+}
+
+std::vector<int> group_map(const Group& g, const Node* n) {
+  std::vector<int> map;
+  if (n->shape == g.space) {
+    for (size_t d = 0; d < n->shape.size(); ++d) map.push_back(n->shape[d] == 1 ? -1 : static_cast<int>(d));
+    return map;
+  }
+  auto reduced = [&](size_t d) { return std::find(g.axes.begin(), g.axes.end(), (int64_t)d) != g.axes.end(); };
+  if (n->shape.size() == g.space.size()) {
+    for (size_t d = 0; d < n->shape.size(); ++d) map.push_back(reduced(d) || n->shape[d] == 1 ? -1 : static_cast<int>(d));
+    return map;
+  }
+  size_t j = 0;
+  for (size_t d = 0; d < g.space.size(); ++d) {
+    if (reduced(d)) continue;
+    map.push_back(n->shape[j] == 1 ? -1 : static_cast<int>(d));
+    ++j;
+  }
+  TZ_ASSERT(j == n->shape.size(), "value does not fit its kernel's space");
+  return map;
+}
+
+const TExpr* KernelJob::constexpr_param(const std::string& name, int64_t value) {
+  kernel.params.push_back({name, ParamKind::Constexpr});
+  launch.args.push_back({name, std::to_string(value)});
+  TileBuilder b(arena);
+  return b.var(name);
+}
+
+namespace {
+
+std::string kernel_name(const Group& g) {
+  std::vector<std::string> parts;
+  for (auto* n : g.nodes) {
+    if (n->op == Op::Cast || n->op == Op::Copy || op_kind(n->op) == OpKind::View) continue;
+    std::string name = op_name(n->op);
+    if (std::find(parts.begin(), parts.end(), name) == parts.end()) parts.push_back(name);
+  }
+  if (parts.empty()) parts.push_back("copy");
+  std::string out = "fused";
+  if (parts.size() == 1) out = g.kind == GroupKind::Reduction ? "reduce" : "pointwise";
+  for (size_t i = 0; i < parts.size() && i < 5; ++i) out += "_" + parts[i];
+  return out + "_kernel";
+}
+
+std::vector<std::string> source_comments(const Group& g, const std::string& source_name) {
+  std::set<int> lines;
+  const SourceFile* file = nullptr;
+  for (auto* n : g.nodes) {
+    if (n->loc.file && n->loc.line > 0) {
+      lines.insert(n->loc.line);
+      file = n->loc.file;
+    }
+  }
+  std::vector<std::string> out;
+  for (int line : lines) {
+    std::string text = file->line(line);
+    size_t start = text.find_first_not_of(" \t");
+    out.push_back(source_name + ":" + std::to_string(line) + "  " + (start == std::string::npos ? "" : text.substr(start)));
+  }
+  return out;
+}
+
+// Python for a view chain over a buffer: x.permute(1, 0).view(4, 8)
+std::string view_expression(const Node* n, const std::map<const Node*, std::string>& names) {
+  if (op_kind(n->op) != OpKind::View) return names.at(n);
+  std::string base = view_expression(n->src[0], names);
+  auto list = [](const std::vector<int64_t>& v) {
+    std::string s;
+    for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+    return s;
+  };
+  switch (n->op) {
+    case Op::Permute: return base + ".permute(" + list(n->attr.ints) + ")";
+    case Op::Expand: return base + ".expand(" + list(n->shape) + ")";
+    default: return base + ".view(" + (n->shape.empty() ? "()" : list(n->shape)) + ")";
+  }
+}
+
+}  // namespace
+
+ForwardPlan lower(const Schedule& s, TileArena& arena, const LowerOptions& options) {
+  ForwardPlan plan;
+  std::map<const Node*, std::string> names;
+  for (const auto& n : s.graph->nodes()) {
+    if (n->op == Op::Input) names[n.get()] = options.input_names.at(n->attr.ints[0]);
+    if (n->op == Op::Param) names[n.get()] = "self." + n->attr.str;
+  }
+  std::string device_of = options.input_names.empty() ? "" : options.input_names[0];
+  int next_buffer = 0;
+  for (const auto& g : s.groups) {
+    for (auto* o : g.outputs) {
+      std::string name = "buf" + std::to_string(next_buffer++);
+      names[o] = name;
+    }
+  }
+  std::set<std::string> used_names;
+  for (const auto& g : s.groups) {
+    KernelJob job{s, g, arena, {}, {}, {}};
+    job.buffers.python_name = names;
+    for (auto* o : g.outputs) job.buffers.pointer(o);  // outputs first among the pointers
+    switch (g.kind) {
+      case GroupKind::Pointwise: lower_pointwise(job); break;
+      case GroupKind::Reduction: lower_reduction(job); break;
+      case GroupKind::Matmul:
+        lower_matmul(job);
+        plan.uses_matmul_precision = true;
+        break;
+    }
+    // Parameters: tensors first (inputs in first-use order, then outputs), then compile-time sizes.
+    std::vector<KernelParam> params;
+    std::vector<LaunchArg> args;
+    std::vector<std::pair<const Node*, std::string>> ordered;
+    for (auto& u : job.buffers.used) {
+      if (std::find(g.outputs.begin(), g.outputs.end(), u.first) == g.outputs.end()) ordered.push_back(u);
+    }
+    for (auto& u : job.buffers.used) {
+      if (std::find(g.outputs.begin(), g.outputs.end(), u.first) != g.outputs.end()) ordered.push_back(u);
+    }
+    for (auto& [node, param] : ordered) {
+      params.push_back({param, ParamKind::Pointer});
+      args.push_back({param, names.at(node)});
+    }
+    for (auto& p : job.kernel.params) params.push_back(p);
+    for (auto& a : job.launch.args) args.push_back(a);
+    job.kernel.params = std::move(params);
+    job.launch.args = std::move(args);
+
+    std::string name = kernel_name(g);
+    if (used_names.count(name)) name = name.substr(0, name.size() - 7) + "_" + std::to_string(g.id) + "_kernel";
+    used_names.insert(name);
+    job.kernel.name = name;
+    job.kernel.source_comments = source_comments(g, options.source_name);
+    for (auto* o : g.outputs) {
+      plan.buffers.push_back({names.at(o), o->shape, o->dtype, device_of});
+      job.launch.produces.push_back(names.at(o));
+    }
+    job.launch.kernel = static_cast<int>(plan.kernels.size());
+    plan.kernels.push_back(std::move(job.kernel));
+    plan.launches.push_back(std::move(job.launch));
+  }
+  for (auto* o : s.graph->outputs) plan.results.push_back(view_expression(o, names));
+  plan.result_is_tuple = s.graph->output_is_tuple;
+  return plan;
+}
+
+}  // namespace tz

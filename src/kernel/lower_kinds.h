@@ -1,0 +1,32 @@
+// One lowering per kernel kind (pointwise, reduction, matmul), called by lower(). Internal to kernel/.
+#pragma once
+
+#include <string>
+
+#include "kernel/tile.h"
+#include "kernel/values.h"
+#include "passes/schedule.h"
+
+namespace tz {
+
+struct KernelJob {
+  const Schedule& schedule;
+  const Group& group;
+  TileArena& arena;
+  KernelBuffers buffers;
+  Kernel kernel;
+  Launch launch;
+
+  // A compile-time size: a tl.constexpr parameter bound at launch.
+  const TExpr* constexpr_param(const std::string& name, int64_t value);
+};
+
+void lower_pointwise(KernelJob& job);
+void lower_reduction(KernelJob& job);
+void lower_matmul(KernelJob& job);
+
+int64_t next_pow2(int64_t v);
+// The dim map of `n` in its group (identity on the space; kept dims for reduced values).
+std::vector<int> group_map(const Group& g, const Node* n);
+
+}  // namespace tz

@@ -1,0 +1,276 @@
+// Reduction kernels: a 2-D tile over (kept, reduced) dims. When the reduced dims are innermost ("rows"), tile
+// axis 0 walks BLOCK_M rows and axis 1 the row; otherwise ("columns": reduced dims followed by kept inner dims)
+// axis 0 walks the reduced dims and axis 1 BLOCK_I inner columns, and each program owns one outer index.
+// Reduced values keep their tile axis (keep_dims), so they broadcast back over the tile with no reshaping.
+// Rows that fit in one tile are reduced in registers ("persistent"); longer ones loop over chunks, once per
+// reduction and once more for the full-size outputs.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "kernel/lower_kinds.h"
+
+namespace tz {
+
+namespace {
+
+const int64_t kMaxTile = 8192;  // elements held by one program in the persistent form
+
+TOp reduce_op(Op op) {
+  switch (op) {
+    case Op::Sum: return TOp::Sum;
+    case Op::Prod: return TOp::Prod;
+    case Op::Max: return TOp::Max;
+    case Op::Min: return TOp::Min;
+    default: return TOp::Max;  // argmax/argmin track their values with a max/min
+  }
+}
+
+const TExpr* neutral(TileBuilder& b, Op op, DType t) {
+  bool fp = is_floating(t);
+  switch (op) {
+    case Op::Sum: return fp ? b.f(0.0) : b.i(0);
+    case Op::Prod: return fp ? b.f(1.0) : b.i(1);
+    case Op::Max:
+    case Op::ArgMax: return fp ? b.f(-std::numeric_limits<double>::infinity()) : b.i(std::numeric_limits<int32_t>::min());
+    default: return fp ? b.f(std::numeric_limits<double>::infinity()) : b.i(std::numeric_limits<int32_t>::max());
+  }
+}
+
+DType acc_type(const Node* reduce_input) {
+  DType t = reduce_input->dtype;
+  if (is_floating(t)) return DType::Float32;
+  return t == DType::Bool ? DType::Int64 : t;
+}
+
+struct Plan {
+  bool rows = true;           // reduced dims innermost
+  bool persistent = true;
+  int64_t m = 1, r = 1, i = 1;  // outer kept, reduced, inner kept sizes
+  int64_t block_m = 1, block_r = 1, block_i = 1;
+  std::vector<int> outer, reduced, inner;  // representative dims of each class, outer to inner
+};
+
+}  // namespace
+
+void lower_reduction(KernelJob& job) {
+  const Group& g = job.group;
+  TileBuilder b(job.arena);
+  ValueEmitter ve(b, job.schedule, g, job.buffers);
+  auto is_reduced = [&](int d) { return std::find(g.axes.begin(), g.axes.end(), d) != g.axes.end(); };
+  for (auto* o : g.outputs) {
+    ve.collect(o, group_map(g, o));
+    ve.collect_store(o, group_map(g, o));
+  }
+  ve.merge_dims([&](int d) {
+    int next = d + 1;
+    while (next < static_cast<int>(g.space.size()) && g.space[next] == 1) ++next;
+    return next < static_cast<int>(g.space.size()) && is_reduced(d) == is_reduced(next);
+  });
+
+  Plan p;
+  for (int d = 0; d < static_cast<int>(g.space.size()); ++d) {
+    if (ve.rep()[d] != d) continue;
+    if (is_reduced(d)) p.reduced.push_back(d);
+    else if (p.reduced.empty()) p.outer.push_back(d);
+    else p.inner.push_back(d);
+  }
+  auto run_size = [&](int rep) {
+    int64_t s = 1;
+    for (int u = 0; u <= rep; ++u) {
+      if (ve.rep()[u] == rep) s *= g.space[u];
+    }
+    return s;
+  };
+  for (int d : p.outer) p.m *= run_size(d);
+  for (int d : p.reduced) p.r *= run_size(d);
+  for (int d : p.inner) p.i *= run_size(d);
+  p.rows = p.inner.empty();
+  if (p.rows) {
+    p.persistent = next_pow2(p.r) <= kMaxTile;
+    p.block_r = p.persistent ? next_pow2(p.r) : 2048;
+    p.block_m = p.persistent ? std::clamp<int64_t>(4096 / p.block_r, 1, next_pow2(p.m)) : 1;
+  } else {
+    p.block_i = std::min<int64_t>(next_pow2(p.i), 64);
+    p.persistent = next_pow2(p.r) * p.block_i <= kMaxTile;
+    p.block_r = p.persistent ? next_pow2(p.r) : std::max<int64_t>(1, 4096 / p.block_i);
+  }
+
+  auto& body = job.kernel.body;
+  ve.out = &body;
+  const TExpr* R = job.constexpr_param("R", p.r);
+  const TExpr* block_r = job.constexpr_param("BLOCK_R", p.block_r);
+  const TExpr* pid = b.program_id(0);
+  int red_axis = p.rows ? 1 : 0;
+  std::string red_index = p.rows ? "None, :" : ":, None";
+  ve.axis_mask.assign(2, nullptr);
+
+  // Splits a flat index over several representative dims: d -> (flat // inner) % size.
+  auto split = [&](const TExpr* flat, const std::vector<int>& dims, int axis, const std::string& stem) {
+    int64_t inner = 1;
+    for (int k = static_cast<int>(dims.size()) - 1; k >= 0; --k) {
+      int d = dims[k];
+      const TExpr* idx = flat;
+      if (inner != 1) idx = b.op(TOp::FloorDiv, {idx, b.i(inner)});
+      if (k != 0) idx = b.op(TOp::Mod, {idx, b.i(run_size(d))});
+      if (idx != flat) {
+        std::string name = ve.fresh(stem + std::to_string(d));
+        ve.out->push_back(TileBuilder::assign(name, idx));
+        idx = b.var(name);
+      }
+      ve.index[d] = idx;
+      ve.axis_of[d] = axis;
+      inner *= run_size(d);
+    }
+  };
+
+  if (p.rows) {
+    const TExpr* M = job.constexpr_param("M", p.m);
+    const TExpr* block_m = job.constexpr_param("BLOCK_M", p.block_m);
+    body.push_back(TileBuilder::assign(
+        "rows", b.add(b.mul(pid, block_m), b.expand(b.arange(block_m), ":, None"))));
+    const TExpr* rows = b.var("rows");
+    ve.axis_mask[0] = p.m % p.block_m == 0 ? nullptr : b.lt(rows, M);
+    split(rows, p.outer, 0, "i");
+    job.launch.grid = {std::to_string((p.m + p.block_m - 1) / p.block_m)};
+  } else {
+    const TExpr* I = job.constexpr_param("I", p.i);
+    const TExpr* block_i = job.constexpr_param("BLOCK_I", p.block_i);
+    int64_t i_blocks = (p.i + p.block_i - 1) / p.block_i;
+    const TExpr* outer = pid;
+    const TExpr* iblk = b.i(0);
+    if (i_blocks > 1) {
+      body.push_back(TileBuilder::assign("outer", b.op(TOp::FloorDiv, {pid, b.i(i_blocks)})));
+      body.push_back(TileBuilder::assign("iblk", b.op(TOp::Mod, {pid, b.i(i_blocks)})));
+      outer = b.var("outer");
+      iblk = b.var("iblk");
+    }
+    body.push_back(TileBuilder::assign(
+        "cols", b.add(b.mul(iblk, block_i), b.expand(b.arange(block_i), "None, :"))));
+    const TExpr* cols = b.var("cols");
+    ve.axis_mask[1] = p.i % p.block_i == 0 ? nullptr : b.lt(cols, I);
+    split(outer, p.outer, -1, "o");
+    split(cols, p.inner, 1, "i");
+    job.launch.grid = {std::to_string(p.m * i_blocks)};
+  }
+
+  // Sets up the reduced index for a chunk starting at `start` (null: the whole row in one tile).
+  const TExpr* r_var = nullptr;
+  auto setup_chunk = [&](const TExpr* start, std::vector<TStmt>& out) {
+    const TExpr* ar = b.expand(b.arange(block_r), red_index);
+    std::string name = ve.fresh("r");
+    std::vector<TStmt>* saved = ve.out;
+    ve.out = &out;
+    out.push_back(TileBuilder::assign(name, start ? b.add(start, ar) : ar));
+    r_var = b.var(name);
+    ve.axis_mask[red_axis] = (p.r % p.block_r == 0) ? nullptr : b.lt(r_var, R);
+    split(r_var, p.reduced, red_axis, "r");
+    ve.out = saved;
+  };
+  auto full_mask = [&]() { return b.band(ve.axis_mask[0], ve.axis_mask[1]); };
+
+  // The value to reduce, with masked-off lanes set to the reduction's neutral element.
+  auto masked_input = [&](const Node* red) {
+    const TExpr* v = ve.value(red->src[0], group_map(g, red->src[0]));
+    if (const TExpr* m = full_mask()) v = b.op(TOp::Where, {m, v, neutral(b, red->op, red->src[0]->dtype)});
+    return v;
+  };
+
+  std::vector<const Node*> reductions;
+  for (auto* n : g.nodes) {
+    if (op_kind(n->op) == OpKind::Reduce) reductions.push_back(n);
+  }
+
+  if (p.persistent) {
+    setup_chunk(nullptr, body);
+    ve.on_reduce = [&](const Node* red) -> const TExpr* {
+      const TExpr* v = masked_input(red);
+      if (red->op == Op::ArgMax || red->op == Op::ArgMin) {
+        std::string best = ve.fresh("best");
+        body.push_back(TileBuilder::assign(best, b.reduce(reduce_op(red->op), v, red_axis)));
+        const TExpr* at = b.op(TOp::Where, {b.op(TOp::Eq, {v, b.var(best)}), r_var, R});
+        return b.reduce(TOp::Min, at, red_axis);
+      }
+      if (red->op == Op::Prod) job.kernel.needs_mul_combine = true;
+      return b.reduce(reduce_op(red->op), v, red_axis);
+    };
+    for (auto* o : g.outputs) ve.store(o, group_map(g, o), ve.value(o, group_map(g, o)));
+  } else {
+    // One loop per reduction, in order: each may use the reductions before it.
+    std::map<const Node*, const TExpr*> done;
+    ve.on_reduce = [&](const Node* red) -> const TExpr* {
+      TZ_ASSERT(done.count(red), "reduction used before its loop");
+      return done[red];
+    };
+    for (const Node* red : reductions) {
+      DType t = acc_type(red->src[0]);
+      std::string shape = p.rows ? "[BLOCK_M, BLOCK_R]" : "[BLOCK_R, BLOCK_I]";
+      bool arg = red->op == Op::ArgMax || red->op == Op::ArgMin;
+      std::string acc = ve.fresh("acc"), acc_i = arg ? ve.fresh("acc_idx") : "";
+      body.push_back(TileBuilder::assign(acc, b.full(shape, neutral(b, red->op, red->src[0]->dtype), t)));
+      if (arg) body.push_back(TileBuilder::assign(acc_i, b.zeros(shape, DType::Int32)));
+      TStmt loop{TStmtKind::For};
+      loop.var = "r0";
+      loop.start = b.i(0);
+      loop.stop = R;
+      loop.step = block_r;
+      setup_chunk(b.var("r0"), loop.body);
+      ve.out = &loop.body;
+      ve.clear_cache();
+      for (auto& [node, value] : done) ve.keep_in_cache(node, group_map(g, node), value);
+      const TExpr* v = masked_input(red);
+      const TExpr* a = b.var(acc);
+      if (arg) {
+        std::string better = ve.fresh("better");
+        TOp cmp = red->op == Op::ArgMax ? TOp::Gt : TOp::Lt;
+        loop.body.push_back(TileBuilder::assign(better, b.op(cmp, {v, a})));
+        loop.body.push_back(TileBuilder::assign(acc_i, b.op(TOp::Where, {b.var(better), r_var, b.var(acc_i)})));
+        loop.body.push_back(TileBuilder::assign(acc, b.op(TOp::Where, {b.var(better), v, a})));
+      } else {
+        TOp combine = red->op == Op::Sum ? TOp::Add : red->op == Op::Prod ? TOp::Mul
+                      : red->op == Op::Max ? TOp::Maximum : TOp::Minimum;
+        loop.body.push_back(TileBuilder::assign(acc, b.op(combine, {a, v})));
+      }
+      body.push_back(std::move(loop));
+      ve.out = &body;
+      std::string name = ve.fresh(op_name(red->op));
+      if (arg) {
+        std::string best = ve.fresh("best");
+        body.push_back(TileBuilder::assign(best, b.reduce(reduce_op(red->op), b.var(acc), red_axis)));
+        const TExpr* at = b.op(TOp::Where, {b.op(TOp::Eq, {b.var(acc), b.var(best)}), b.var(acc_i), R});
+        body.push_back(TileBuilder::assign(name, b.reduce(TOp::Min, at, red_axis)));
+      } else {
+        if (red->op == Op::Prod) job.kernel.needs_mul_combine = true;
+        body.push_back(TileBuilder::assign(name, b.reduce(reduce_op(red->op), b.var(acc), red_axis)));
+      }
+      done[red] = b.var(name);
+    }
+    // Reduced outputs are stored once; full-size outputs need one more pass over the row.
+    ve.clear_cache();
+    for (auto& [node, value] : done) ve.keep_in_cache(node, group_map(g, node), value);
+    std::vector<const Node*> full_outputs;
+    ve.axis_mask[red_axis] = nullptr;
+    for (auto* o : g.outputs) {
+      if (o->shape == g.space) full_outputs.push_back(o);
+      else ve.store(o, group_map(g, o), ve.value(o, group_map(g, o)));
+    }
+    if (!full_outputs.empty()) {
+      TStmt loop{TStmtKind::For};
+      loop.var = "r0";
+      loop.start = b.i(0);
+      loop.stop = R;
+      loop.step = block_r;
+      setup_chunk(b.var("r0"), loop.body);
+      ve.out = &loop.body;
+      ve.clear_cache();
+      for (auto& [node, value] : done) ve.keep_in_cache(node, group_map(g, node), value);
+      for (auto* o : full_outputs) ve.store(o, group_map(g, o), ve.value(o, group_map(g, o)));
+      body.push_back(std::move(loop));
+      ve.out = &body;
+    }
+  }
+  int64_t tile = (p.rows ? p.block_m : p.block_i) * p.block_r;
+  job.launch.num_warps = static_cast<int>(std::clamp<int64_t>(tile / 512, 1, 16));
+}
+
+}  // namespace tz

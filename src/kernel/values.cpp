@@ -1,0 +1,300 @@
+// ValueEmitter: pointwise ops, strided loads through views, stores (see values.h).
+#include "kernel/values.h"
+
+#include <cmath>
+
+#include "graph/view.h"
+
+namespace tz {
+
+bool computes_in_f32(DType t) { return is_floating(t) && t != DType::Float64; }
+
+std::string KernelBuffers::pointer(const Node* root) {
+  for (const auto& [node, name] : used) {
+    if (node == root) return name;
+  }
+  auto it = python_name.find(root);
+  TZ_ASSERT(it != python_name.end(), "kernel reads a tensor the planner did not name");
+  std::string stem = it->second;
+  if (stem.rfind("self.", 0) == 0) stem = stem.substr(5);
+  for (auto& c : stem) {
+    if (c == '.') c = '_';
+  }
+  std::string name = stem + "_ptr";
+  used.emplace_back(root, name);
+  return name;
+}
+
+ValueEmitter::ValueEmitter(TileBuilder& b, const Schedule& s, const Group& g, KernelBuffers& buffers)
+    : b_(b), s_(s), g_(g), buffers_(buffers) {
+  rep_.resize(g.space.size());
+  for (size_t d = 0; d < rep_.size(); ++d) rep_[d] = g.space[d] == 1 ? -1 : static_cast<int>(d);
+  index.assign(g.space.size(), nullptr);
+  axis_of.assign(g.space.size(), -1);
+}
+
+bool ValueEmitter::in_group(const Node* n) const { return s_.group_of[n->id] == g_.id; }
+
+std::string ValueEmitter::key(const Node* n, const std::vector<int>& map) const {
+  std::string k = std::to_string(n->id) + ":";
+  for (int m : map) k += std::to_string(m) + ",";
+  return k;
+}
+
+std::string ValueEmitter::fresh(const std::string& stem) {
+  int n = names_[stem]++;
+  return n == 0 ? stem : stem + std::to_string(n);
+}
+
+std::vector<int64_t> ValueEmitter::access_strides(const Node* view, const std::vector<int>& map) const {
+  std::vector<int64_t> strides;
+  TZ_ASSERT(view_strides(view, strides), "a view that needs a copy reached a kernel");
+  std::vector<int64_t> per_dim(g_.space.size(), 0);
+  for (size_t j = 0; j < map.size(); ++j) {
+    if (map[j] >= 0 && view->shape[j] != 1) per_dim[map[j]] += strides[j];
+  }
+  return per_dim;
+}
+
+void ValueEmitter::collect(const Node* n, const std::vector<int>& map) {
+  const Node* root = view_root(n);
+  if (!in_group(root) || op_kind(root->op) == OpKind::Leaf) {
+    if (root->op != Op::Const) accesses_.push_back(access_strides(n, map));
+    return;
+  }
+  if (op_kind(n->op) == OpKind::View) {
+    std::vector<int> src_map;
+    TZ_ASSERT(view_source_map(n, map, src_map), "fusion let through an unmappable view");
+    collect(n->src[0], src_map);
+    return;
+  }
+  if (op_kind(n->op) == OpKind::Reduce) {
+    std::vector<int> full(g_.space.size());
+    for (size_t d = 0; d < full.size(); ++d) full[d] = static_cast<int>(d);
+    collect(n->src[0], full);
+    return;
+  }
+  if (op_kind(n->op) == OpKind::Matmul) return;  // the matmul kind reads its operands itself
+  for (auto* src : n->src) collect(src, broadcast_map(src->shape, n->shape, map));
+}
+
+void ValueEmitter::collect_store(const Node* n, const std::vector<int>& map) {
+  std::vector<int64_t> strides = contiguous_strides(n->shape);
+  std::vector<int64_t> per_dim(g_.space.size(), 0);
+  for (size_t j = 0; j < map.size(); ++j) {
+    if (map[j] >= 0 && n->shape[j] != 1) per_dim[map[j]] += strides[j];
+  }
+  accesses_.push_back(per_dim);
+}
+
+void ValueEmitter::merge_dims(const std::function<bool(int)>& can_merge) {
+  const Shape& k = g_.space;
+  // Walk from the innermost dim outwards; d joins the run of the next non-unit dim when every access
+  // steps over d exactly as far as over that whole run.
+  int run_rep = -1;
+  int64_t run_size = 1;  // product of sizes from the run's rep down... measured in rep strides
+  int last = -1;
+  for (int d = static_cast<int>(k.size()) - 1; d >= 0; --d) {
+    if (k[d] == 1) {
+      rep_[d] = -1;
+      continue;
+    }
+    bool merge = run_rep >= 0 && can_merge(d) && (last == d + 1 || [&] {
+                   for (int u = d + 1; u < last; ++u) {
+                     if (k[u] != 1) return false;
+                   }
+                   return true;
+                 }());
+    if (merge) {
+      for (const auto& a : accesses_) {
+        if (a[d] != a[run_rep] * run_size) {
+          merge = false;
+          break;
+        }
+      }
+    }
+    if (merge) {
+      rep_[d] = run_rep;
+      run_size *= k[d];
+    } else {
+      rep_[d] = d;
+      run_rep = d;
+      run_size = k[d];
+    }
+    last = d;
+  }
+}
+
+const TExpr* ValueEmitter::offset(const std::vector<int64_t>& strides) {
+  const TExpr* off = nullptr;
+  for (size_t d = 0; d < strides.size(); ++d) {
+    if (rep_[d] != static_cast<int>(d) || strides[d] == 0) continue;
+    TZ_ASSERT(index[d] != nullptr, "kernel dim without an index expression");
+    const TExpr* term = strides[d] == 1 ? index[d] : b_.mul(index[d], b_.i(strides[d]));
+    off = off ? b_.add(off, term) : term;
+  }
+  return off;
+}
+
+const TExpr* ValueEmitter::mask_for(const std::vector<int64_t>& strides) const {
+  std::vector<char> used(axis_mask.size(), 0);
+  for (size_t d = 0; d < strides.size(); ++d) {
+    if (rep_[d] == static_cast<int>(d) && strides[d] != 0 && axis_of[d] >= 0) used[axis_of[d]] = 1;
+  }
+  const TExpr* mask = nullptr;
+  for (size_t a = 0; a < axis_mask.size(); ++a) {
+    if (used[a] && axis_mask[a]) mask = mask ? b_.band(mask, axis_mask[a]) : axis_mask[a];
+  }
+  return mask;
+}
+
+void ValueEmitter::keep_in_cache(const Node* n, const std::vector<int>& map, const TExpr* value) {
+  cache_[key(n, map)] = value;
+}
+
+const TExpr* ValueEmitter::value(const Node* n, const std::vector<int>& map) {
+  std::string k = key(n, map);
+  auto it = cache_.find(k);
+  if (it != cache_.end()) return it->second;
+  const TExpr* v = compute(n, map);
+  if (v->op != TOp::Var && v->op != TOp::Int && v->op != TOp::Float) {
+    std::string name;
+    const Node* root = view_root(n);
+    if (op_kind(root->op) == OpKind::Leaf || !in_group(root)) {
+      name = buffers_.pointer(root);
+      name = fresh(name.substr(0, name.size() - 4));  // "x_ptr" -> "x"
+    } else {
+      name = fresh(std::string(op_name(n->op)).substr(0, 4));
+    }
+    out->push_back(TileBuilder::assign(name, v));
+    v = b_.var(name);
+  }
+  cache_[k] = v;
+  return v;
+}
+
+const TExpr* ValueEmitter::compute(const Node* n, const std::vector<int>& map) {
+  const Node* root = view_root(n);
+  if (root->op == Op::Const) {
+    return is_floating(root->dtype) ? b_.f(root->attr.f) : b_.i(static_cast<int64_t>(root->attr.f));
+  }
+  if (op_kind(root->op) == OpKind::Leaf || !in_group(root)) {
+    std::vector<int64_t> strides = access_strides(n, map);
+    const TExpr* ptr = b_.var(buffers_.pointer(root));
+    const TExpr* off = offset(strides);
+    if (off) ptr = b_.add(ptr, off);
+    const TExpr* mask = mask_for(strides);
+    const TExpr* v = b_.load(ptr, mask, nullptr);
+    // Floats compute in float32 whatever the tensor's type at run time (ModelNew may be cast to half).
+    if (is_floating(root->dtype)) v = b_.cast(v, DType::Float32);
+    return v;
+  }
+  if (op_kind(n->op) == OpKind::View) {
+    std::vector<int> src_map;
+    TZ_ASSERT(view_source_map(n, map, src_map), "fusion let through an unmappable view");
+    return value(n->src[0], src_map);
+  }
+  if (op_kind(n->op) == OpKind::Reduce) {
+    TZ_ASSERT(static_cast<bool>(on_reduce), "reduction in a kernel that does not reduce");
+    return on_reduce(n);
+  }
+  std::vector<const TExpr*> args;
+  for (auto* src : n->src) args.push_back(value(src, broadcast_map(src->shape, n->shape, map)));
+  return pointwise(n, std::move(args));
+}
+
+namespace {
+
+// x ** c for a constant c: repeated products for small integers, sqrt for halves, else exp(c * log(x)).
+const TExpr* power(TileBuilder& b, const TExpr* x, double c) {
+  if (c == 1.0) return x;
+  if (c == 0.5) return b.op(TOp::Sqrt, {x});
+  if (c == -0.5) return b.op(TOp::Rsqrt, {x});
+  if (c == std::floor(c) && std::fabs(c) <= 8) {
+    int n = static_cast<int>(std::fabs(c));
+    const TExpr* p = n == 0 ? b.f(1.0) : x;
+    for (int i = 1; i < n; ++i) p = b.mul(p, x);
+    return c < 0 ? b.op(TOp::Div, {b.f(1.0), p}) : p;
+  }
+  return b.op(TOp::Exp, {b.mul(b.f(c), b.op(TOp::Log, {x}))});
+}
+
+}  // namespace
+
+const TExpr* ValueEmitter::pointwise(const Node* n, std::vector<const TExpr*> a) {
+  bool fp = is_floating(n->dtype);
+  const TExpr* zero = fp ? b_.f(0.0) : b_.i(0);
+  switch (n->op) {
+    case Op::Neg: return b_.op(TOp::Neg, {a[0]});
+    case Op::Abs: return b_.op(TOp::Abs, {a[0]});
+    case Op::Exp: return b_.op(TOp::Exp, {a[0]});
+    case Op::Log: return b_.op(TOp::Log, {a[0]});
+    case Op::Sqrt: return b_.op(TOp::Sqrt, {a[0]});
+    case Op::Rsqrt: return b_.op(TOp::Rsqrt, {a[0]});
+    case Op::Sin: return b_.op(TOp::Sin, {a[0]});
+    case Op::Cos: return b_.op(TOp::Cos, {a[0]});
+    case Op::Sigmoid: return b_.op(TOp::Sigmoid, {a[0]});
+    case Op::Erf: return b_.op(TOp::Erf, {a[0]});
+    case Op::Relu: return b_.op(TOp::Maximum, {a[0], zero});
+    case Op::Tanh: {
+      // Triton 3.6 has no tl.tanh: tanh(x) = sign(x) * (1 - e) / (1 + e), e = exp(-2|x|), stable for all x.
+      std::string e = fresh("e");
+      out->push_back(TileBuilder::assign(e, b_.op(TOp::Exp, {b_.mul(b_.f(-2.0), b_.op(TOp::Abs, {a[0]}))})));
+      const TExpr* ev = b_.var(e);
+      const TExpr* mag = b_.op(TOp::Div, {b_.op(TOp::Sub, {b_.f(1.0), ev}), b_.add(b_.f(1.0), ev)});
+      return b_.op(TOp::Where, {b_.op(TOp::Lt, {a[0], b_.f(0.0)}), b_.op(TOp::Neg, {mag}), mag});
+    }
+    case Op::LogicalNot: return b_.op(TOp::Eq, {a[0], b_.i(0)});
+    case Op::Copy: return a[0];
+    case Op::Cast: {
+      DType from = n->src[0]->dtype, to = n->dtype;
+      if (to == DType::Bool) return b_.op(TOp::Ne, {a[0], fp ? b_.f(0.0) : b_.i(0)});
+      if (to == DType::Float16 || to == DType::BFloat16) {
+        // Round to the half type, then keep computing in float32.
+        return b_.cast(b_.cast(a[0], to), DType::Float32);
+      }
+      if (computes_in_f32(from) && computes_in_f32(to)) return a[0];
+      return b_.cast(a[0], to);
+    }
+    case Op::Add: return b_.add(a[0], a[1]);
+    case Op::Sub: return b_.op(TOp::Sub, {a[0], a[1]});
+    case Op::Mul: return b_.mul(a[0], a[1]);
+    case Op::Div: return b_.op(TOp::Div, {a[0], a[1]});
+    case Op::Pow: {
+      const Node* e = view_root(n->src[1]);
+      if (e->op == Op::Const) return power(b_, a[0], e->attr.f);
+      return b_.op(TOp::Exp, {b_.mul(a[1], b_.op(TOp::Log, {a[0]}))});
+    }
+    case Op::Maximum: return b_.op(TOp::Maximum, {a[0], a[1]});
+    case Op::Minimum: return b_.op(TOp::Minimum, {a[0], a[1]});
+    case Op::Eq: return b_.op(TOp::Eq, {a[0], a[1]});
+    case Op::Ne: return b_.op(TOp::Ne, {a[0], a[1]});
+    case Op::Lt: return b_.op(TOp::Lt, {a[0], a[1]});
+    case Op::Le: return b_.op(TOp::Le, {a[0], a[1]});
+    case Op::Gt: return b_.op(TOp::Gt, {a[0], a[1]});
+    case Op::Ge: return b_.op(TOp::Ge, {a[0], a[1]});
+    case Op::LogicalAnd: return b_.op(TOp::And, {a[0], a[1]});
+    case Op::LogicalOr: return b_.op(TOp::Or, {a[0], a[1]});
+    case Op::Where: return b_.op(TOp::Where, {a[0], a[1], a[2]});
+    default: break;
+  }
+  internal_error(std::string("no tile lowering for op ") + op_name(n->op), __FILE__, __LINE__);
+}
+
+const TExpr* ValueEmitter::ptr_base(const Node* n) { return b_.var(buffers_.pointer(n)); }
+
+void ValueEmitter::store(const Node* n, const std::vector<int>& map, const TExpr* v) {
+  std::vector<int64_t> strides = contiguous_strides(n->shape);
+  std::vector<int64_t> per_dim(g_.space.size(), 0);
+  for (size_t j = 0; j < map.size(); ++j) {
+    if (map[j] >= 0 && n->shape[j] != 1) per_dim[map[j]] += strides[j];
+  }
+  const TExpr* ptr = ptr_base(n);
+  const TExpr* off = offset(per_dim);
+  if (off) ptr = b_.add(ptr, off);
+  if (is_floating(n->dtype)) v = b_.op(TOp::Cast, {v, b_.op(TOp::ElementTy, {ptr_base(n)})});
+  else v = b_.cast(v, n->dtype);
+  out->push_back(TileBuilder::store(ptr, v, mask_for(per_dim)));
+}
+
+}  // namespace tz

@@ -1,0 +1,81 @@
+// ValueEmitter: computes the values of one kernel's nodes over its tile. Shared by every kernel kind: the kind
+// decides the tile (which kernel dims map to which tile axis, their index expressions and masks) and how
+// reductions run; this class turns pointwise ops, loads through views and stores into tile IR.
+//
+// Index model: a kernel iterates over `space` (its group's shape). Every value is read with a dim map (each of
+// its dims -> a kernel dim, or -1). Adjacent kernel dims that every access walks with compatible strides are
+// merged; `rep[d]` is the representative (innermost) dim of d's merged run (-1 for unit dims), and only
+// representatives carry an index expression.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "kernel/build.h"
+#include "passes/schedule.h"
+
+namespace tz {
+
+// Names of the tensors a kernel touches: a root node -> its pointer parameter.
+struct KernelBuffers {
+  std::map<const Node*, std::string> python_name;  // forward-level names of all roots (planner-provided)
+  std::vector<std::pair<const Node*, std::string>> used;  // root, pointer param, in first-use order
+  std::string pointer(const Node* root);                   // registers on first use
+};
+
+class ValueEmitter {
+ public:
+  ValueEmitter(TileBuilder& b, const Schedule& s, const Group& g, KernelBuffers& buffers);
+
+  // Pass 1: the per-kernel-dim strides of every memory access made while computing `n` under `map`.
+  void collect(const Node* n, const std::vector<int>& map);
+  void collect_store(const Node* n, const std::vector<int>& map);
+  const std::vector<std::vector<int64_t>>& accesses() const { return accesses_; }
+
+  // Merges adjacent kernel dims; `can_merge(d)` says whether d and d+1 may share one run at all.
+  void merge_dims(const std::function<bool(int)>& can_merge);
+  const std::vector<int>& rep() const { return rep_; }
+
+  // Pass 2 (after the kind set index/axis/masks): emits statements computing `n` into `out`.
+  const TExpr* value(const Node* n, const std::vector<int>& map);
+  void store(const Node* n, const std::vector<int>& map, const TExpr* value);
+
+  std::vector<TStmt>* out = nullptr;
+  std::vector<const TExpr*> index;       // per kernel dim (representatives only)
+  std::vector<int> axis_of;              // per kernel dim: tile axis it varies along, -1 for scalar dims
+  std::vector<const TExpr*> axis_mask;   // per tile axis (null: no mask needed)
+  // Reductions are the kind's business: returns the value of a Reduce node (already emitted).
+  std::function<const TExpr*(const Node*)> on_reduce;
+  // Values of a loop body depend on the loop variable: the kind clears the cache around loops.
+  void clear_cache() { cache_.clear(); }
+  void keep_in_cache(const Node* n, const std::vector<int>& map, const TExpr* value);
+
+  // Mask of an access with these per-kernel-dim strides (over the tile axes it spans).
+  const TExpr* mask_for(const std::vector<int64_t>& strides) const;
+  std::string fresh(const std::string& stem);
+
+ private:
+  std::vector<int64_t> access_strides(const Node* view, const std::vector<int>& map) const;
+  const TExpr* offset(const std::vector<int64_t>& strides);
+  const TExpr* ptr_base(const Node* n);
+  const TExpr* compute(const Node* n, const std::vector<int>& map);
+  const TExpr* pointwise(const Node* n, std::vector<const TExpr*> a);
+  bool in_group(const Node* n) const;
+  std::string key(const Node* n, const std::vector<int>& map) const;
+
+  TileBuilder& b_;
+  const Schedule& s_;
+  const Group& g_;
+  KernelBuffers& buffers_;
+  std::vector<std::vector<int64_t>> accesses_;
+  std::vector<int> rep_;
+  std::map<std::string, const TExpr*> cache_;
+  std::map<std::string, int> names_;
+};
+
+// True when a value of dtype `t` is held in float32 inside kernels (floats compute in float32).
+bool computes_in_f32(DType t);
+
+}  // namespace tz
