@@ -130,25 +130,30 @@ void lower_reduction(KernelJob& job) {
     body.push_back(TileBuilder::assign(
         "rows", b.add(b.mul(pid, block_m), b.expand(b.arange(block_m), ":, None"))));
     const TExpr* rows = b.var("rows");
-    ve.axis_mask[0] = p.m % p.block_m == 0 ? nullptr : b.lt(rows, M);
+    if (p.m % p.block_m != 0) {
+      body.push_back(TileBuilder::assign("row_mask", b.lt(rows, M)));
+      ve.axis_mask[0] = b.var("row_mask");
+    }
     split(rows, p.outer, 0, "i");
     job.launch.grid = {std::to_string((p.m + p.block_m - 1) / p.block_m)};
   } else {
     const TExpr* I = job.constexpr_param("I", p.i);
     const TExpr* block_i = job.constexpr_param("BLOCK_I", p.block_i);
     int64_t i_blocks = (p.i + p.block_i - 1) / p.block_i;
-    const TExpr* outer = pid;
-    const TExpr* iblk = b.i(0);
+    const TExpr* cols_in_block = b.expand(b.arange(block_i), "None, :");
     if (i_blocks > 1) {
       body.push_back(TileBuilder::assign("outer", b.op(TOp::FloorDiv, {pid, b.i(i_blocks)})));
-      body.push_back(TileBuilder::assign("iblk", b.op(TOp::Mod, {pid, b.i(i_blocks)})));
-      outer = b.var("outer");
-      iblk = b.var("iblk");
+      body.push_back(TileBuilder::assign("cols", b.add(b.mul(b.op(TOp::Mod, {pid, b.i(i_blocks)}), block_i), cols_in_block)));
+    } else {
+      body.push_back(TileBuilder::assign("outer", pid));
+      body.push_back(TileBuilder::assign("cols", cols_in_block));
     }
-    body.push_back(TileBuilder::assign(
-        "cols", b.add(b.mul(iblk, block_i), b.expand(b.arange(block_i), "None, :"))));
+    const TExpr* outer = b.var("outer");
     const TExpr* cols = b.var("cols");
-    ve.axis_mask[1] = p.i % p.block_i == 0 ? nullptr : b.lt(cols, I);
+    if (p.i % p.block_i != 0) {
+      body.push_back(TileBuilder::assign("col_mask", b.lt(cols, I)));
+      ve.axis_mask[1] = b.var("col_mask");
+    }
     split(outer, p.outer, -1, "o");
     split(cols, p.inner, 1, "i");
     job.launch.grid = {std::to_string(p.m * i_blocks)};
@@ -163,7 +168,12 @@ void lower_reduction(KernelJob& job) {
     ve.out = &out;
     out.push_back(TileBuilder::assign(name, start ? b.add(start, ar) : ar));
     r_var = b.var(name);
-    ve.axis_mask[red_axis] = (p.r % p.block_r == 0) ? nullptr : b.lt(r_var, R);
+    ve.axis_mask[red_axis] = nullptr;
+    if (p.r % p.block_r != 0) {
+      std::string mask = ve.fresh("r_mask");
+      out.push_back(TileBuilder::assign(mask, b.lt(r_var, R)));
+      ve.axis_mask[red_axis] = b.var(mask);
+    }
     split(r_var, p.reduced, red_axis, "r");
     ve.out = saved;
   };
@@ -233,7 +243,7 @@ void lower_reduction(KernelJob& job) {
       }
       body.push_back(std::move(loop));
       ve.out = &body;
-      std::string name = ve.fresh(op_name(red->op));
+      std::string name = ve.fresh(ValueEmitter::value_name(red->op));
       if (arg) {
         std::string best = ve.fresh("best");
         body.push_back(TileBuilder::assign(best, b.reduce(reduce_op(red->op), b.var(acc), red_axis)));

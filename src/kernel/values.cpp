@@ -41,6 +41,21 @@ std::string ValueEmitter::key(const Node* n, const std::vector<int>& map) const 
   return k;
 }
 
+// Variable stems for computed values; never a Python builtin (sum, max, min, abs, pow).
+std::string ValueEmitter::value_name(Op op) {
+  switch (op) {
+    case Op::Sum: return "red_sum";
+    case Op::Prod: return "red_prod";
+    case Op::Max: return "red_max";
+    case Op::Min: return "red_min";
+    case Op::ArgMax: return "red_argmax";
+    case Op::ArgMin: return "red_argmin";
+    case Op::Abs: return "absx";
+    case Op::Pow: return "power";
+    default: return std::string(op_name(op)).substr(0, 7);
+  }
+}
+
 std::string ValueEmitter::fresh(const std::string& stem) {
   int n = names_[stem]++;
   return n == 0 ? stem : stem + std::to_string(n);
@@ -164,7 +179,7 @@ const TExpr* ValueEmitter::value(const Node* n, const std::vector<int>& map) {
       name = buffers_.pointer(root);
       name = fresh(name.substr(0, name.size() - 4));  // "x_ptr" -> "x"
     } else {
-      name = fresh(std::string(op_name(n->op)).substr(0, 4));
+      name = fresh(value_name(n->op));
     }
     out->push_back(TileBuilder::assign(name, v));
     v = b_.var(name);

@@ -55,6 +55,7 @@ class ValueEmitter {
   // Mask of an access with these per-kernel-dim strides (over the tile axes it spans).
   const TExpr* mask_for(const std::vector<int64_t>& strides) const;
   std::string fresh(const std::string& stem);
+  static std::string value_name(Op op);
 
  private:
   std::vector<int64_t> access_strides(const Node* view, const std::vector<int>& map) const;

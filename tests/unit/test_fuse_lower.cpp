@@ -1,0 +1,98 @@
+// Fusion and lowering on hand-built graphs: how many kernels, which ops each holds, and what is printed.
+#include <gtest/gtest.h>
+
+#include "emit/triton_printer.h"
+#include "graph/graph.h"
+#include "kernel/lower.h"
+#include "passes/decompose.h"
+#include "passes/fuse.h"
+
+namespace tz {
+namespace {
+
+struct Built {
+  std::unique_ptr<Graph> g = std::make_unique<Graph>();
+  const Node* in(const std::string& name, Shape s, DType t = DType::Float32) {
+    g->inputs.push_back({name, s, t});
+    return g->input(static_cast<int>(g->inputs.size()) - 1);
+  }
+  const Node* param(const std::string& path, Shape s) {
+    g->params.push_back({path, s, DType::Float32});
+    return g->param(path);
+  }
+};
+
+std::string lower_to_text(Schedule& s, std::vector<std::string> names) {
+  TileArena arena;
+  LowerOptions opts;
+  opts.input_names = std::move(names);
+  ForwardPlan plan = lower(s, arena, opts);
+  std::string out;
+  for (const auto& k : plan.kernels) out += print_kernel(k);
+  return out;
+}
+
+TEST(Fuse, SoftmaxOfScaledInputIsOneKernel) {
+  Built b;
+  const Node* x = b.in("x", {37, 130});
+  const Node* scaled = b.g->binary(Op::Mul, x, b.g->constant(2.0, DType::Float32));
+  Attr a;
+  a.ints = {1};
+  b.g->outputs = {b.g->make(Op::Softmax, DType::Float32, {37, 130}, {scaled}, a)};
+  Schedule s = fuse(decompose(*b.g));
+  ASSERT_EQ(s.groups.size(), 1u);
+  EXPECT_EQ(s.groups[0].kind, GroupKind::Reduction);
+  std::string text = lower_to_text(s, {"x"});
+  EXPECT_NE(text.find("tl.max("), std::string::npos) << text;
+  EXPECT_NE(text.find("tl.sum("), std::string::npos) << text;
+  EXPECT_NE(text.find("tl.exp("), std::string::npos) << text;
+}
+
+TEST(Fuse, LinearBiasReluIsOneMatmulKernel) {
+  Built b;
+  const Node* x = b.in("x", {33, 70});
+  const Node* w = b.param("fc.weight", {47, 70});
+  const Node* bias = b.param("fc.bias", {47});
+  const Node* y = b.g->matmul(x, b.g->permute(w, {1, 0}));
+  b.g->outputs = {b.g->unary(Op::Relu, b.g->binary(Op::Add, y, bias))};
+  Schedule s = fuse(decompose(*b.g));
+  ASSERT_EQ(s.groups.size(), 1u);
+  EXPECT_EQ(s.groups[0].kind, GroupKind::Matmul);
+  std::string text = lower_to_text(s, {"x"});
+  EXPECT_NE(text.find("tl.dot("), std::string::npos) << text;
+  EXPECT_NE(text.find("fc_bias_ptr"), std::string::npos) << text;
+}
+
+TEST(Fuse, ReductionOfPermutedInputReadsByStrides) {
+  Built b;
+  const Node* x = b.in("x", {8, 16, 24});
+  const Node* p = b.g->permute(x, {2, 0, 1});
+  b.g->outputs = {b.g->reduce(Op::Sum, p, {1}, false)};
+  Schedule s = fuse(decompose(*b.g));
+  ASSERT_EQ(s.groups.size(), 1u);
+  std::string text = lower_to_text(s, {"x"});
+  EXPECT_NE(text.find("x_ptr"), std::string::npos) << text;
+}
+
+TEST(Fuse, PointwiseAfterReductionWithOtherShapeStartsAKernel) {
+  Built b;
+  const Node* x = b.in("x", {64, 32});
+  const Node* s1 = b.g->reduce(Op::Sum, x, {1}, false);       // [64]
+  const Node* t = b.g->reshape(s1, {8, 8});                     // merges dims: not a dim map
+  b.g->outputs = {b.g->unary(Op::Exp, t)};
+  Schedule s = fuse(decompose(*b.g));
+  EXPECT_EQ(s.groups.size(), 2u);
+}
+
+TEST(Decompose, NonAdjacentReductionSplits) {
+  Built b;
+  const Node* x = b.in("x", {4, 5, 6});
+  b.g->outputs = {b.g->reduce(Op::Sum, x, {0, 2}, false)};
+  auto d = decompose(*b.g);
+  std::string dump = dump_graph(*d);
+  EXPECT_NE(dump.find("sum %0 {2} keepdim"), std::string::npos) << dump;
+  EXPECT_NE(dump.find("sum %1 {0} keepdim"), std::string::npos) << dump;
+}
+
+}  // namespace
+}  // namespace tz
