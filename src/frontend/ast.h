@@ -39,6 +39,8 @@ enum class ExprKind {
   SetComp,    // elt = lhs, comps
   GeneratorExp,  // elt = lhs, comps
   DictComp,   // key = lhs, value = rhs, comps
+  FString,    // f"...": elts = the pieces in order, each a Str or a FormattedValue (adjacent literals joined)
+  FormattedValue,  // {lhs!name:rhs} in an f-string: name = conversion ("", "r", "s", "a"), rhs = spec (FString)
 };
 
 enum class Op {
@@ -87,6 +89,7 @@ struct Expr {
   int64_t int_value = 0;
   double float_value = 0.0;
   std::string str_value;
+  bool bytes = false;        // Str: a b'' literal (str_value holds the bytes)
   bool bool_value = false;
   Op op = Op::Add;
   Expr* lhs = nullptr;
@@ -119,11 +122,11 @@ enum class StmtKind {
   Import,       // aliases: import a.b as c
   ImportFrom,   // module, aliases: from a.b import c as d (name "*" for star)
   Assert,       // test, value = message (may be null)
-  Raise,        // value (may be null)
+  Raise,        // value (may be null), test = cause of `raise value from test` (may be null)
   Delete,       // targets
   Global,       // names
   Nonlocal,     // names
-  With,         // items (value[i] as targets[i]), body — parsed so that it can be rejected by name
+  With,         // items[i] as targets[i] (null without `as`), body — parsed so that it can be rejected by name
   Try,          // body, handlers (each a Stmt of kind ExceptHandler), orelse, finalbody
   ExceptHandler,  // value = type (may be null), name, body
 };

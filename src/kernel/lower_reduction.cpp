@@ -14,7 +14,7 @@ namespace tz {
 
 namespace {
 
-const int64_t kMaxTile = 8192;  // elements held by one program in the persistent form
+const int64_t kMaxTile = 16384;  // elements held by one program in the persistent form
 
 TOp reduce_op(Op op) {
   switch (op) {

@@ -12,7 +12,7 @@ class Model(nn.Module):
         return torch.matmul(a, b)
 
 
-N = 268435456
+N = 536870912
 
 # cpu-shrink: --set N=3001
 

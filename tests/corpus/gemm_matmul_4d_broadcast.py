@@ -14,9 +14,9 @@ class Model(nn.Module):
 
 B = 8
 H = 16
-M = 512
+M = 1024
 K = 256
-N = 512
+N = 1024
 
 # cpu-shrink: --set B=2 --set H=3 --set M=19 --set K=33 --set N=21
 

@@ -12,7 +12,7 @@ class Model(nn.Module):
         return torch.matmul(A, x)
 
 
-M = 16384
+M = 32768
 K = 32768
 
 # cpu-shrink: --set M=67 --set K=101

@@ -12,8 +12,8 @@ class Model(nn.Module):
         return torch.mm(a, b)
 
 
-M = 1000
-K = 3000
+M = 3001
+K = 4999
 N = 1999
 
 # cpu-shrink: --set M=37 --set K=53 --set N=41

@@ -13,7 +13,7 @@ class Model(nn.Module):
 
 
 K = 32768
-N = 16384
+N = 32768
 
 # cpu-shrink: --set K=89 --set N=71
 

@@ -13,8 +13,8 @@ class Model(nn.Module):
         return F.log_softmax(x, dim=-1)
 
 
-batch_size = 4096
-vocab_size = 32000
+batch_size = 8192
+vocab_size = 50257
 
 # cpu-shrink: --set batch_size=11 --set vocab_size=389
 

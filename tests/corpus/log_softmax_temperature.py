@@ -16,8 +16,8 @@ class Model(nn.Module):
         return F.log_softmax(logits / TEMPERATURE, dim=1)
 
 
-batch_size = 8192
-num_classes = 10000
+batch_size = 16384
+num_classes = 16000
 
 # cpu-shrink: --set batch_size=13 --set num_classes=347
 

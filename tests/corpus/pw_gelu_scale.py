@@ -14,7 +14,7 @@ class Model(nn.Module):
         return F.gelu(x) * self.scale
 
 
-batch_size = 4096
+batch_size = 8192
 features = 32768
 
 # cpu-shrink: --set batch_size=41 --set features=97

@@ -15,8 +15,8 @@ class Model(nn.Module):
         return F.gelu(x, approximate="tanh") * y
 
 
-tokens = 32768
-hidden = 4096
+tokens = 65536
+hidden = 8192
 
 # cpu-shrink: --set tokens=43 --set hidden=97
 

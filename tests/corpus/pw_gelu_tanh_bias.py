@@ -15,7 +15,7 @@ class Model(nn.Module):
         return F.gelu(x + self.bias, approximate="tanh")
 
 
-tokens = 16384
+tokens = 32768
 hidden = 8192
 
 # cpu-shrink: --set tokens=45 --set hidden=111

@@ -12,7 +12,7 @@ class Model(nn.Module):
         return x * torch.clamp(x + 3.0, 0.0, 6.0) / 6.0
 
 
-batch_size = 64
+batch_size = 128
 channels = 64
 height = 128
 width = 128

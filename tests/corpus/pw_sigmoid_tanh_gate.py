@@ -13,7 +13,7 @@ class Model(nn.Module):
         return c_next.tanh()
 
 
-batch = 4096
+batch = 8192
 hidden = 8192
 
 # cpu-shrink: --set batch=19 --set hidden=141

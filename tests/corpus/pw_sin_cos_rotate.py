@@ -15,7 +15,7 @@ class Model(nn.Module):
         return x * torch.cos(self.theta) - y * torch.sin(self.theta)
 
 
-batch_size = 16384
+batch_size = 32768
 dim = 4096
 
 # cpu-shrink: --set batch_size=23 --set dim=173

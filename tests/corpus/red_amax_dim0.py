@@ -12,8 +12,8 @@ class Model(nn.Module):
         return x.amax(dim=0)
 
 
-rows = 16384
-cols = 8192
+rows = 65536
+cols = 16384
 
 # cpu-shrink: --set rows=131 --set cols=37
 

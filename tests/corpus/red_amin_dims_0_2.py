@@ -12,7 +12,7 @@ class Model(nn.Module):
         return torch.amin(x, dim=(0, 2))
 
 
-batch_size = 128
+batch_size = 512
 channels = 256
 length = 4096
 

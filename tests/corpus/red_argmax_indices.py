@@ -13,8 +13,8 @@ class Model(nn.Module):
         return idx
 
 
-batch_size = 16384
-num_classes = 8000
+batch_size = 65536
+num_classes = 16000
 
 # cpu-shrink: --set batch_size=23 --set num_classes=301
 

@@ -14,8 +14,8 @@ class Model(nn.Module):
         return hi - lo
 
 
-batch_size = 128
-seq_len = 512
+batch_size = 256
+seq_len = 1024
 dim = 2048
 
 # cpu-shrink: --set batch_size=3 --set seq_len=41 --set dim=37

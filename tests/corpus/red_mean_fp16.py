@@ -14,8 +14,8 @@ class Model(nn.Module):
         return x.mean(dim=-1)
 
 
-batch_size = 16384
-dim = 16384
+batch_size = 49152
+dim = 32768
 
 # cpu-shrink: --set batch_size=31 --set dim=203
 

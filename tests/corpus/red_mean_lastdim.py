@@ -12,8 +12,8 @@ class Model(nn.Module):
         return torch.mean(x, dim=-1)
 
 
-batch_size = 32768
-dim = 4096
+batch_size = 131072
+dim = 8192
 
 # cpu-shrink: --set batch_size=29 --set dim=257
 

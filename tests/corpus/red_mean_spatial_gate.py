@@ -13,7 +13,7 @@ class Model(nn.Module):
         return x * torch.sigmoid(s)
 
 
-batch_size = 64
+batch_size = 256
 channels = 256
 height = 64
 width = 64

@@ -13,7 +13,7 @@ class Model(nn.Module):
         return y.mean(dim=-1) + y.amax(dim=-1)
 
 
-batch_size = 64
+batch_size = 256
 channels = 512
 length = 4096
 

@@ -13,7 +13,7 @@ class Model(nn.Module):
         return g / g.prod(-1, keepdim=True)
 
 
-rows = 262144
+rows = 1048576
 cols = 128
 
 # cpu-shrink: --set rows=37 --set cols=77

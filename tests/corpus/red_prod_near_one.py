@@ -12,7 +12,7 @@ class Model(nn.Module):
         return torch.prod(1.0 + 0.01 * x, dim=1)
 
 
-batch_size = 256
+batch_size = 512
 steps = 64
 dim = 8192
 

@@ -15,8 +15,8 @@ class Model(nn.Module):
         return x.sum(dim=1, keepdim=True) * SCALE
 
 
-batch_size = 64
-seq_len = 1024
+batch_size = 256
+seq_len = 2048
 dim = 2048
 
 # cpu-shrink: --set batch_size=3 --set seq_len=37 --set dim=45

@@ -12,8 +12,8 @@ class Model(nn.Module):
         return x.sum() * 1e-4 + torch.mean(y)
 
 
-n = 8192
-m = 16384
+n = 16384
+m = 32768
 
 # cpu-shrink: --set n=53 --set m=97
 

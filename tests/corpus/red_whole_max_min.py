@@ -12,7 +12,7 @@ class Model(nn.Module):
         return x.max() - torch.min(x)
 
 
-batch_size = 64
+batch_size = 256
 rows = 2048
 cols = 1024
 

@@ -12,7 +12,7 @@ class Model(nn.Module):
         return x.softmax(dim=1)
 
 
-batch_size = 32
+batch_size = 64
 channels = 96
 height = 128
 width = 128

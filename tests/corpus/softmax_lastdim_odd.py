@@ -13,8 +13,8 @@ class Model(nn.Module):
         return F.softmax(x, dim=1)
 
 
-batch_size = 16381
-dim = 5003
+batch_size = 32749
+dim = 10007
 
 # cpu-shrink: --set batch_size=19 --set dim=151
 

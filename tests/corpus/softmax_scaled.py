@@ -13,7 +13,7 @@ class Model(nn.Module):
         return torch.softmax(x * self.scale, dim=-1)
 
 
-batch_size = 64
+batch_size = 256
 seq_len = 512
 dim = 2048
 

@@ -16,7 +16,7 @@ class Model(nn.Module):
         return a + b.flatten(1)
 
 
-batch_size = 128
+batch_size = 256
 channels = 64
 height = 96
 width = 96

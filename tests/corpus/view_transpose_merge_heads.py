@@ -15,7 +15,7 @@ class Model(nn.Module):
         return F.gelu(x)
 
 
-batch_size = 32
+batch_size = 64
 num_heads = 32
 seq_len = 1024
 head_dim = 128

@@ -13,7 +13,7 @@ class Model(nn.Module):
         return (q * keys).relu()
 
 
-batch_size = 256
+batch_size = 512
 num_keys = 512
 dim = 1024
 
