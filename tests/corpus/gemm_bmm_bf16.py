@@ -19,7 +19,7 @@ M = 2000
 K = 1024
 N = 1500
 
-# cpu-shrink: --set batch_size=3 --set M=37 --set K=48 --set N=23
+# cpu-shrink: --set batch_size=3 --set M=37 --set K=45 --set N=23
 
 
 def get_inputs():

@@ -48,6 +48,9 @@ def parse_headers(text):
         if not sep or not name.isidentifier():
             raise ValueError(f"malformed override {item!r}")
         overrides[name] = ast.literal_eval(value)
+        v = overrides[name]
+        if isinstance(v, int) and v > 16 and v % 16 == 0:
+            raise ValueError(f"shrunk size {name}={v} is a multiple of 16: keep shrunk sizes odd")
     dtype_lines = DTYPE_RE.findall(text)
     if len(dtype_lines) > 1:
         raise ValueError("more than one '# dtype:' line")
