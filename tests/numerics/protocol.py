@@ -1,0 +1,290 @@
+"""KernelBench's correctness protocol on the CPU, with the generated kernels run by Triton's interpreter.
+
+    python tests/numerics/protocol.py REF.py GEN.py [--set NAME=VALUE ...] [--trials 5] [--seed 42]
+
+REF.py is a problem (class Model, get_inputs, get_init_inputs, module-level constants); each --set
+overrides one of its module-level constants before get_init_inputs()/get_inputs() run (the generated file
+has the same values baked in by `tritonize convert --set`). GEN.py defines ModelNew. The protocol:
+
+  torch.manual_seed(seed); init = get_init_inputs()
+  torch.manual_seed(seed); ref = Model(*init)      torch.manual_seed(seed); new = ModelNew(*init)
+  state_dict(): same names, shapes, dtypes and values (the init replay is exact)
+  `trials` times, with seeds drawn as KernelBench draws them: manual_seed(s); inputs = get_inputs();
+      outputs (tuples flattened) must match in count, shape and dtype, and be torch.allclose with
+      atol = rtol = 1e-4, or 1e-2 when any input or output is fp16/bf16; non-float outputs must be equal;
+      ModelNew.forward must leave its inputs as the reference left them.
+
+It prints a summary and, on its last line, `PROTOCOL-RESULT {json}`; exit status 0 when the generated file
+passes. From Python, run_protocol() runs it in a subprocess (the interpreter must be switched on before
+triton is imported, and a hung kernel must not hang the tests) and returns that JSON as a dict.
+"""
+
+import argparse
+import ast
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import time
+import traceback
+import warnings
+from pathlib import Path
+
+RESULT_MARK = "PROTOCOL-RESULT "
+HERE = Path(__file__).resolve().parent
+
+
+# ---------------------------------------------------------------------------------------------- parent side
+def run_protocol(ref, gen, overrides=(), trials=5, seed=42, timeout=300, python=None):
+    """Runs the protocol in a fresh interpreter. overrides: ["NAME=VALUE", ...] or {NAME: VALUE}.
+
+    Returns the result dict (always with 'ok' and 'message'; 'output' holds the subprocess's text)."""
+    if isinstance(overrides, dict):
+        overrides = [f"{k}={v!r}" for k, v in overrides.items()]
+    cmd = [python or sys.executable, str(HERE / "protocol.py"), str(ref), str(gen),
+           "--trials", str(trials), "--seed", str(seed)]
+    for o in overrides:
+        cmd += ["--set", o]
+    env = dict(os.environ, TRITON_INTERPRET="1", PYTHONDONTWRITEBYTECODE="1")
+    t0 = time.monotonic()
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
+    except subprocess.TimeoutExpired as e:
+        out = (e.stdout or "") + (e.stderr or "")
+        if isinstance(out, bytes):
+            out = out.decode(errors="replace")
+        return {"ok": False, "stage": "timeout", "message": f"no result after {timeout} s", "output": out}
+    output = proc.stdout + proc.stderr
+    for line in reversed(proc.stdout.splitlines()):
+        if line.startswith(RESULT_MARK):
+            result = json.loads(line[len(RESULT_MARK):])
+            result["output"] = output
+            result["wall_s"] = round(time.monotonic() - t0, 2)
+            return result
+    return {"ok": False, "stage": "crash", "message": f"exit status {proc.returncode}, no result line",
+            "output": output}
+
+
+def format_failure(result, tail=4000):
+    """A readable failure message for a test: the stage, the message, and the end of the output."""
+    out = result.get("output", "")
+    if len(out) > tail:
+        out = "...\n" + out[-tail:]
+    return f"[{result.get('stage')}] {result.get('message')}\n--- protocol output ---\n{out}"
+
+
+# ----------------------------------------------------------------------------------------------- child side
+def parse_overrides(items):
+    """["batch=2", "scale=0.5"] -> {"batch": 2, "scale": 0.5}; values are Python literals."""
+    out = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name.isidentifier():
+            raise ValueError(f"malformed override {item!r} (expected NAME=VALUE)")
+        try:
+            out[name] = ast.literal_eval(value)
+        except (ValueError, SyntaxError) as e:
+            raise ValueError(f"override {item!r}: value is not a Python literal") from e
+    return out
+
+
+def load_module(path, name, overrides=None):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses, pickling and triton's source lookup want a real module
+    spec.loader.exec_module(module)
+    for key, value in (overrides or {}).items():
+        if not hasattr(module, key):
+            raise ValueError(f"--set {key}: {path} has no module-level name {key}")
+        setattr(module, key, value)
+    return module
+
+
+def patch_interpreter():
+    """Works around what Triton 3.6's interpreter gets wrong but the GPU gets right (docs/INTERPRETER.md).
+
+    - tl.dot on bf16 operands: the interpreter keeps bf16 as raw uint16 bits and multiplies the bits. Both
+      operands are widened to fp32 first, which is exact, so the product is what the GPU computes (exact
+      bf16 products, fp32 accumulation).
+    """
+    import numpy as np
+    import triton.language as tl
+    from triton.runtime import interpreter as interp
+
+    original = interp.InterpreterBuilder.create_dot
+    if getattr(original, "_tritonize_patched", False):
+        return
+
+    def widen(h):
+        if h.dtype.scalar == tl.bfloat16:
+            data = interp._convert_float(h.data, tl.bfloat16, tl.float32, None).view(np.float32)
+            return interp.TensorHandle(data, tl.float32)
+        return h
+
+    def create_dot(self, a, b, d, input_precision, max_num_imprecise_acc):
+        return original(self, widen(a), widen(b), d, input_precision, max_num_imprecise_acc)
+
+    create_dot._tritonize_patched = True
+    interp.InterpreterBuilder.create_dot = create_dot
+    # numpy 2.3 warns on every int() of a one-element array, which the interpreter does for each loop bound.
+    warnings.filterwarnings("ignore", message="Conversion of an array with ndim > 0 to a scalar",
+                            category=DeprecationWarning)
+
+
+def flatten(out):
+    import torch
+    if isinstance(out, torch.Tensor):
+        return [out]
+    if isinstance(out, (tuple, list)):
+        return [t for o in out for t in flatten(o)]
+    return [out]
+
+
+def compare_state_dicts(ref_model, new_model):
+    import torch
+    ref_sd, new_sd = ref_model.state_dict(), new_model.state_dict()
+    missing = [k for k in ref_sd if k not in new_sd]
+    extra = [k for k in new_sd if k not in ref_sd]
+    if missing or extra:
+        return f"state_dict names differ: missing in ModelNew {missing}, extra in ModelNew {extra}"
+    for k, ref_v in ref_sd.items():
+        new_v = new_sd[k]
+        if tuple(ref_v.shape) != tuple(new_v.shape) or ref_v.dtype != new_v.dtype:
+            return (f"state_dict[{k!r}]: ModelNew has {tuple(new_v.shape)} {new_v.dtype}, "
+                    f"Model has {tuple(ref_v.shape)} {ref_v.dtype}")
+        if not torch.equal(ref_v, new_v):
+            diff = (ref_v.double() - new_v.double()).abs().max().item() if ref_v.is_floating_point() else None
+            return f"state_dict[{k!r}]: values differ (max abs diff {diff}): the init replay is not exact"
+    return None
+
+
+def compare_outputs(ref_out, new_out, tol):
+    """(message or None, max abs diff over float outputs)."""
+    import torch
+    refs, news = flatten(ref_out), flatten(new_out)
+    if len(refs) != len(news):
+        return f"Model returns {len(refs)} outputs, ModelNew {len(news)}", None
+    worst = 0.0
+    for i, (r, n) in enumerate(zip(refs, news)):
+        what = f"output {i}" if len(refs) > 1 else "output"
+        if not isinstance(r, torch.Tensor) or not isinstance(n, torch.Tensor):
+            if isinstance(r, torch.Tensor) != isinstance(n, torch.Tensor) or r != n:
+                return f"{what}: Model gives {type(r).__name__} {r!r}, ModelNew {type(n).__name__} {n!r}", None
+            continue
+        if tuple(r.shape) != tuple(n.shape):
+            return f"{what}: shape {tuple(n.shape)}, expected {tuple(r.shape)}", None
+        if r.dtype != n.dtype:
+            return f"{what}: dtype {n.dtype}, expected {r.dtype}", None
+        if r.is_floating_point():
+            if r.numel() == 0:
+                continue
+            diff = (r.double() - n.double()).abs()
+            finite = torch.isfinite(diff)
+            d = diff[finite].max().item() if finite.any() else float("inf")
+            worst = max(worst, d)
+            if not torch.allclose(r, n, atol=tol, rtol=tol):
+                bad = ~torch.isclose(r, n, atol=tol, rtol=tol)
+                first = tuple(int(v) for v in bad.nonzero()[0])
+                return (f"{what}: not allclose (atol=rtol={tol}): max abs diff {d:.3e}, "
+                        f"{int(bad.sum())} of {r.numel()} elements off; first at {first}: "
+                        f"ModelNew {n[first].item()!r}, Model {r[first].item()!r}"), d
+        elif not torch.equal(r, n):
+            bad = r != n
+            first = tuple(int(v) for v in bad.nonzero()[0])
+            return (f"{what}: {int(bad.sum())} of {r.numel()} elements differ; first at {first}: "
+                    f"ModelNew {n[first].item()!r}, Model {r[first].item()!r}"), None
+    return None, worst
+
+
+def low_precision(tensors):
+    import torch
+    return any(isinstance(t, torch.Tensor) and t.dtype in (torch.float16, torch.bfloat16) for t in tensors)
+
+
+def run(ref_path, gen_path, overrides, trials=5, seed=42, log=print):
+    """The protocol itself, in this process. Returns the result dict."""
+    import torch
+    patch_interpreter()
+    result = {"ok": False, "stage": "load", "max_abs_diff": None, "tolerance": None, "trials": []}
+    try:
+        ref = load_module(ref_path, "tritonize_reference", overrides)
+        gen = load_module(gen_path, "tritonize_generated")
+        if not hasattr(gen, "ModelNew"):
+            raise ValueError(f"{gen_path} defines no ModelNew")
+
+        result["stage"] = "init"
+        torch.manual_seed(seed)
+        init_inputs = ref.get_init_inputs()
+        with torch.no_grad():
+            torch.manual_seed(seed)
+            model = ref.Model(*init_inputs)
+            torch.manual_seed(seed)
+            model_new = gen.ModelNew(*init_inputs)
+        msg = compare_state_dicts(model, model_new)
+        if msg:
+            result["message"] = msg
+            return result
+
+        result["stage"] = "forward"
+        torch.manual_seed(seed)
+        trial_seeds = [torch.randint(0, 2 ** 32 - 1, (1,)).item() for _ in range(trials)]
+        worst = 0.0
+        for trial, trial_seed in enumerate(trial_seeds):
+            torch.manual_seed(trial_seed)
+            inputs = ref.get_inputs()
+            before_ref = [x.clone() if isinstance(x, torch.Tensor) else x for x in inputs]
+            with torch.no_grad():
+                torch.manual_seed(trial_seed)
+                out = model(*inputs)
+                after_ref = [x.clone() if isinstance(x, torch.Tensor) else x for x in inputs]
+                torch.manual_seed(trial_seed)
+                t0 = time.perf_counter()
+                out_new = model_new(*inputs)
+                seconds = time.perf_counter() - t0
+            tensors = [x for x in before_ref if isinstance(x, torch.Tensor)] + flatten(out)
+            tol = 1e-2 if low_precision(tensors) else 1e-4
+            result["tolerance"] = tol
+            msg, diff = compare_outputs(out, out_new, tol)
+            result["trials"].append({"seed": trial_seed, "seconds": round(seconds, 3), "max_abs_diff": diff})
+            if diff is not None:
+                worst = max(worst, diff)
+                result["max_abs_diff"] = worst
+            if msg:
+                result["message"] = f"trial {trial} (seed {trial_seed}): {msg}"
+                return result
+            for i, (a, b) in enumerate(zip(after_ref, inputs)):
+                if isinstance(a, torch.Tensor) and not torch.equal(a, b):
+                    result["message"] = f"trial {trial}: ModelNew.forward changed its input {i} in place"
+                    return result
+            log(f"trial {trial}: ok, max abs diff {diff if diff is not None else 0:.3e} "
+                f"(tol {tol}), ModelNew {seconds:.2f} s")
+        result.update(ok=True, stage="done",
+                      message=f"{trials} trials passed, max abs diff {worst:.3e} (atol=rtol={result['tolerance']})")
+        return result
+    except Exception as e:  # the result, not a crash, so the parent can say which stage broke
+        result["message"] = f"{type(e).__name__}: {e}"
+        result["traceback"] = traceback.format_exc()
+        log(result["traceback"])
+        return result
+
+
+def main(argv=None):
+    # Importing this module changes nothing; running it switches the interpreter on before triton (and torch,
+    # which can import triton) is imported: run() imports them.
+    os.environ["TRITON_INTERPRET"] = "1"
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("ref")
+    parser.add_argument("gen")
+    parser.add_argument("--set", dest="overrides", action="append", default=[], metavar="NAME=VALUE")
+    parser.add_argument("--trials", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=42)
+    args = parser.parse_args(argv)
+    result = run(args.ref, args.gen, parse_overrides(args.overrides), args.trials, args.seed)
+    print(("PASS " if result["ok"] else f"FAIL [{result['stage']}] ") + str(result.get("message")))
+    print(RESULT_MARK + json.dumps({k: v for k, v in result.items() if k != "traceback"}), flush=True)
+    return 0 if result["ok"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

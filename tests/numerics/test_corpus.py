@@ -1,0 +1,108 @@
+"""Every problem in tests/corpus, end to end: `tritonize convert` (shrunk with the file's `# cpu-shrink:` line),
+then the generated file under Triton's interpreter on the CPU against eager PyTorch (protocol.py), and the
+static check (static_check.py) on it.
+
+A problem whose file has a `# cpu-skip: REASON` line is skipped with that reason (something the interpreter
+cannot run; the GPU suite covers it). A problem listed in known_failures.txt is expected to fail (strict xfail:
+once it passes, take it off the list).
+"""
+
+import re
+import subprocess
+
+import pytest
+
+from .paths import CORPUS, HERE, ROOT, TRITONIZE
+from .protocol import format_failure, run_protocol
+from .static_check import check_source
+
+SHRINK_RE = re.compile(r"^# cpu-shrink:(.*)$", re.MULTILINE)
+SKIP_RE = re.compile(r"^# cpu-skip:(.*)$", re.MULTILINE)
+TIMEOUT_S = 300
+
+
+def corpus_files():
+    return sorted(p for p in CORPUS.glob("*.py") if SHRINK_RE.search(p.read_text()))
+
+
+def known_failures():
+    """{file name: reason} from known_failures.txt: `NAME.py  reason`, '#' comments."""
+    out = {}
+    path = HERE / "known_failures.txt"
+    if path.exists():
+        for line in path.read_text().splitlines():
+            line = line.split("#", 1)[0].strip()
+            if line:
+                name, _, reason = line.partition(" ")
+                out[name] = reason.strip() or "known failure"
+    return out
+
+
+def shrink_args(text):
+    """The `--set NAME=VALUE` words of the file's `# cpu-shrink:` line."""
+    lines = SHRINK_RE.findall(text)
+    if len(lines) != 1:
+        raise ValueError(f"expected one '# cpu-shrink:' line, found {len(lines)}")
+    words = lines[0].split()
+    if len(words) % 2 or any(w != "--set" for w in words[::2]):
+        raise ValueError(f"malformed cpu-shrink line: {lines[0].strip()!r}")
+    return words
+
+
+def _params():
+    known = known_failures()
+    params = []
+    for p in corpus_files():
+        marks = []
+        if p.name in known:
+            marks.append(pytest.mark.xfail(reason=known[p.name], strict=True))
+        params.append(pytest.param(p, id=p.stem, marks=marks))
+    return params
+
+
+_converted = {}  # corpus file -> generated file, per test process
+
+
+@pytest.fixture(scope="session")
+def gen_dir(tmp_path_factory):
+    return tmp_path_factory.mktemp("generated")
+
+
+def convert(path, gen_dir):
+    """Runs `tritonize convert` on the shrunk problem once per test process; returns (generated path, args)."""
+    text = path.read_text()
+    skip = SKIP_RE.findall(text)
+    if skip:
+        pytest.skip(skip[0].strip() or "cpu-skip")
+    args = shrink_args(text)
+    if path in _converted:
+        return _converted[path], args
+    if not TRITONIZE.exists():
+        pytest.fail(f"{TRITONIZE} does not exist: build it first (scripts/setup.sh)")
+    out = gen_dir / f"{path.stem}_triton.py"
+    cmd = [str(TRITONIZE), "convert", str(path), "-o", str(out), *args]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120, cwd=ROOT)
+    if proc.returncode != 0:
+        pytest.fail(f"`{' '.join(cmd)}` exited with {proc.returncode}:\n{proc.stderr}{proc.stdout}", pytrace=False)
+    if not out.exists():
+        pytest.fail(f"`{' '.join(cmd)}` wrote no {out}", pytrace=False)
+    _converted[path] = out
+    return out, args
+
+
+@pytest.mark.parametrize("path", _params())
+def test_numerics(path, gen_dir):
+    gen, args = convert(path, gen_dir)
+    overrides = args[1::2]
+    result = run_protocol(path, gen, overrides, timeout=TIMEOUT_S)
+    if not result["ok"]:
+        pytest.fail(f"{path.name} (generated file: {gen})\n" + format_failure(result), pytrace=False)
+
+
+@pytest.mark.parametrize("path", _params())
+def test_static(path, gen_dir):
+    gen, _ = convert(path, gen_dir)
+    problems = check_source(gen.read_text(), str(gen))
+    if problems:
+        pytest.fail(f"{gen} breaks the output contract:\n" + "\n".join(f"  {gen.name}:{p}" for p in problems),
+                    pytrace=False)
