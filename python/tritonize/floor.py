@@ -25,15 +25,16 @@ SUSPECT_MARGIN = 0.9
 
 
 def tensor_bytes(values, exclude_storages: frozenset = frozenset()) -> int:
+    """Bytes of the tensors in a nested list/tuple (not of Python numbers), skipping the excluded storages."""
     import torch
 
-    from .protocol import flatten
-
-    total = 0
-    for t in flatten(values):
-        if isinstance(t, torch.Tensor) and t.untyped_storage().data_ptr() not in exclude_storages:
-            total += t.numel() * t.element_size()
-    return total
+    if isinstance(values, torch.Tensor):
+        if values.untyped_storage().data_ptr() in exclude_storages:
+            return 0
+        return values.numel() * values.element_size()
+    if isinstance(values, (list, tuple)):
+        return sum(tensor_bytes(v, exclude_storages) for v in values)
+    return 0
 
 
 def count_flops(model, inputs: list) -> int:

@@ -158,6 +158,12 @@ def storages(values) -> set[int]:
             if isinstance(t, torch.Tensor) and t.untyped_storage().nbytes() > 0}
 
 
+def aliased_inputs(outputs, inputs) -> set[int]:
+    """Positions (in flatten order) of the inputs whose storage an output shares."""
+    out = storages(outputs)
+    return {i for i, t in enumerate(flatten(inputs)) if isinstance(t, torch.Tensor) and storages(t) & out}
+
+
 def compare_output(ref: torch.Tensor, new, tol: float, count_unwritten: bool = True) -> dict:
     """One output tensor against the reference's: verdicts at tol and at 1e-2, and the differences."""
     result = {"ok": False, "ok_1e2": False, "max_abs_diff": None, "mean_abs_diff": None, "nonfinite": 0,
@@ -210,7 +216,7 @@ def run_trial(ref_model, new_model, ref_module, seed: int, device: torch.device,
     set_seed(seed)
     ref_out = ref_model(*inputs)
     synchronize(device)
-    ref_aliases = storages(ref_out) & storages(inputs)
+    ref_aliases = aliased_inputs(ref_out, inputs)
     ref_changed_inputs = not _values_equal(inputs, pristine)
 
     poisoned = 0
@@ -246,7 +252,7 @@ def run_trial(ref_model, new_model, ref_module, seed: int, device: torch.device,
         if out["mean_abs_diff"] is not None:
             means.append(out["mean_abs_diff"])
     trial["mean_abs_diff"] = sum(means) / len(means) if means else None
-    trial["aliased_output"] = bool((storages(new_out) & storages(new_inputs)) - ref_aliases)
+    trial["aliased_output"] = bool(aliased_inputs(new_out, new_inputs) - ref_aliases)
     trial["input_modified"] = not ref_changed_inputs and not _values_equal(new_inputs, pristine)
     if trial["aliased_output"] or trial["input_modified"]:
         trial["ok"] = False

@@ -105,7 +105,7 @@ def summary_html(summary: dict) -> str:
     head += [f"pass@{k}" for k in ks]
     rows = []
     entries = list(summary["groups"].items()) + [("total", summary["total"])]
-    for name, s in entries:
+    for index, (name, s) in enumerate(entries):
         cells = [f'<td class="name">{_e(name)}</td>', f"<td>{s['problems']}</td>", f"<td>{s['samples']}</td>",
                  f"<td>{s['correct']} ({_pct(s['correct'] / max(1, s['problems']))})</td>", f"<td>{s['suspect']}</td>"]
         for baseline in BASELINES:
@@ -113,7 +113,7 @@ def summary_html(summary: dict) -> str:
         cells += [f"<td>{_speed(s['geomean_speedup'][b])}</td>" for b in BASELINES]
         cells.append(f"<td>{_pct(s['geomean_achieved_fraction'])}</td>")
         cells += [f"<td>{_pct(s['pass_at_k'].get(k))}</td>" for k in ks]
-        css = ' class="total"' if name == "total" and entries[-1][1] is s else ""
+        css = ' class="total"' if index == len(entries) - 1 else ""
         rows.append(f"<tr{css}>{''.join(cells)}</tr>")
     header = "".join(f'<th class="name">{h}</th>' if i == 0 else f"<th>{h}</th>" for i, h in enumerate(head))
     return f'<table class="summary"><thead><tr>{header}</tr></thead><tbody>{"".join(rows)}</tbody></table>'

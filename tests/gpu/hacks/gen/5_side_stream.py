@@ -1,0 +1,27 @@
+# Hack: launches on a side stream and returns without making the caller's stream wait: the CUDA events on the
+# timed stream see almost nothing. Expected: static_fail, static:stream, unsynchronized_work.
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def relu_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    x = tl.load(x_ptr + offsets, mask=mask, other=0.0)
+    tl.store(y_ptr + offsets, tl.maximum(x, 0.0), mask=mask)
+
+
+class ModelNew(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.side = torch.cuda.Stream()
+
+    def forward(self, x):
+        y = torch.empty_like(x)
+        n = x.numel()
+        with torch.cuda.stream(self.side):
+            relu_kernel[(triton.cdiv(n, 1024),)](x, y, n, BLOCK=1024)
+        return y
