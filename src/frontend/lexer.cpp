@@ -28,7 +28,9 @@ constexpr Spelled kKeywords[] = {
 #undef TZ_X
 };
 
+// Nesting limits that keep the lexer's recursion (f-string -> field -> spec or nested f-string) shallow.
 constexpr int kMaxFStringDepth = 16;
+constexpr int kMaxFieldDepth = 32;
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_hex_digit(char c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
@@ -67,6 +69,7 @@ class Lexer {
   explicit Lexer(const SourceFile& file) : file_(file), src_(file.text) {}
 
   std::vector<Token> run() {
+    if (src_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = 3;  // a UTF-8 byte order mark, as some editors write
     for (;;) {
       if (at_line_start_ && !start_logical_line()) break;
       skip_whitespace();
@@ -643,6 +646,17 @@ class Lexer {
   // One replacement field; pos_ is at its '{'. Emits '{' expression-tokens ['!' name] [':' spec] '}'.
   bool fstring_field(const FQuote& q) {
     SourceLoc open_loc = loc_here();
+    if (field_depth_ >= kMaxFieldDepth) {
+      fstring_failed(open_loc, "f-string: expressions nested too deeply");
+      return false;
+    }
+    ++field_depth_;
+    bool ok = fstring_field_body(q, open_loc);
+    --field_depth_;
+    return ok;
+  }
+
+  bool fstring_field_body(const FQuote& q, SourceLoc open_loc) {
     size_t open_start = pos_++;
     emit(TokKind::LBrace, open_start, open_loc);
     int depth = 0;
@@ -760,6 +774,7 @@ class Lexer {
   std::vector<SourceLoc> brackets_;  // the open brackets; NEWLINE is not emitted while there are any
   std::vector<size_t> line_offsets_{0};  // the offset at which each line begins, for offset_of
   int fstring_depth_ = 0;
+  int field_depth_ = 0;  // replacement fields nested in format specs or in nested f-strings
   bool fstring_error_ = false;  // an error inside the current outermost f-string was reported
   std::vector<Level> indents_{{0, true}};
   std::vector<Token> out_;
@@ -787,6 +802,9 @@ std::string describe_token(const Token& token) {
     case TokKind::Indent:
     case TokKind::Dedent:
       return token_kind_spelling(token.kind);
+    case TokKind::Str:
+    case TokKind::FStringStart:
+      return "string literal";
     default: break;
   }
   std::string text(token.text.substr(0, 40));

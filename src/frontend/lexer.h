@@ -76,7 +76,7 @@ std::vector<Token> lex(const SourceFile& file);
 // "(" for punctuation, "def" for keywords, "end of line" for the other kinds.
 const char* token_kind_spelling(TokKind kind);
 
-// How an error message names a token: "'x'", "'('", "end of line", "indent", "end of file".
+// How an error message names a token: "'x'", "'('", "string literal", "end of line", "indent", "end of file".
 std::string describe_token(const Token& token);
 
 }  // namespace tz

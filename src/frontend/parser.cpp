@@ -236,6 +236,9 @@ class Parser {
       case TokKind::Dedent: fail("unexpected unindent");
       case TokKind::Newline: fail("unexpected end of line");
       case TokKind::EndOfFile: fail("unexpected end of file");
+      case TokKind::Str:
+      case TokKind::FStringStart:
+        fail("unexpected string literal");
       default: fail("unexpected token " + describe_token(cur()));
     }
   }

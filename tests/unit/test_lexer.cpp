@@ -205,6 +205,13 @@ TEST(Lexer, BadFStrings) {
   EXPECT_EQ(lex_text("f'}'\ny"), "FSTART ERR(f-string: single '}' is not allowed) NL y NL EOF");
   EXPECT_EQ(lex_text("f'{a\\n}'"), "FSTART { a ERR(f-string expression part cannot include a backslash) NL EOF");
   EXPECT_EQ(lex_text("f'abc\nx"), "FSTART ERR(unterminated f-string) NL x NL EOF");
+  // Deeply nested specs and f-strings stop with an error instead of recursing without bound.
+  std::string specs = "f'";
+  for (int i = 0; i < 5000; ++i) specs += "{x:";
+  EXPECT_NE(lex_text(specs + "'").find("ERR(f-string: expressions nested too deeply)"), std::string::npos);
+  std::string nested;
+  for (int i = 0; i < 5000; ++i) nested += i % 2 ? "f\"{" : "f'{";
+  EXPECT_NE(lex_text(nested).find("ERR(f-strings nested too deeply)"), std::string::npos);
 }
 
 TEST(Lexer, InvalidCharacters) {

@@ -247,6 +247,10 @@ TEST(ParserStmt, DocstringsAreExprStatements) {
             "(expr \"Module doc.\")\n(def f (params)\n  (expr \"doc\")\n  (return 1))\n");
 }
 
+TEST(ParserStmt, ByteOrderMarkIsSkipped) {
+  EXPECT_EQ(dump_of("\xEF\xBB\xBFimport torch\n"), "(import torch)\n");
+}
+
 TEST(ParserStmt, SoftKeywordsAreNames) {
   EXPECT_EQ(dump_of("match = 1\nmatch(x)\ncase = match.y\ntype = 3\n"),
             "(= match 1)\n(expr (call match x))\n(= case match.y)\n(= type 3)\n");
@@ -284,7 +288,7 @@ TEST(ParserErrors, UnclosedBracket) {
 TEST(ParserErrors, UnexpectedTokens) {
   EXPECT_EQ(errors_of("y = ]\n"), std::vector<std::string>{"1:5: unexpected token ']'"});
   EXPECT_EQ(errors_of("x = 1 2\n"), std::vector<std::string>{"1:7: unexpected token '2'"});
-  EXPECT_EQ(errors_of("print 'hi'\n"), std::vector<std::string>{"1:7: unexpected token ''hi''"});
+  EXPECT_EQ(errors_of("print 'hi'\n"), std::vector<std::string>{"1:7: unexpected string literal"});
   EXPECT_EQ(errors_of("u = 1 +\n"), std::vector<std::string>{"1:8: unexpected end of line"});
   EXPECT_EQ(errors_of("x = a + not b\n"),
             std::vector<std::string>{"1:9: invalid syntax: 'not' must be parenthesized here"});
