@@ -1,0 +1,504 @@
+// torch.nn: nn.Module's own methods, the builtin modules (construction with their init recipes, and
+// forward), nn.Parameter and nn.init. nn.Linear is replayed as its parameters plus the nn.init calls of
+// its reset_parameters(), in PyTorch's order, so that ModelNew draws the same weights under one seed.
+#include <cmath>
+
+#include "trace/interp.h"
+#include "trace/tensor_ops.h"
+
+namespace tz::tracer {
+
+namespace {
+
+Value plain(InstanceObj* m, const std::string& name) {
+  AttrEntry* e = m->find(name);
+  return e ? e->value : Value::none();
+}
+
+void set_plain(InstanceObj* m, const std::string& name, const Value& v) {
+  if (AttrEntry* e = m->find(name)) e->value = v;
+  else m->attrs.push_back({name, Slot::Plain, true, v});
+}
+
+InstanceObj* new_module(Interp& in, ClassObj* cls) {
+  auto* inst = in.heap.make<InstanceObj>();
+  inst->cls = cls;
+  in.register_module(inst);
+  return inst;
+}
+
+Value as_value(InstanceObj* m) { return Value::of(Kind::Instance, m); }
+
+InstanceObj* need_module(const Value& v, const std::string& what, SourceLoc loc) {
+  if (!v.is(Kind::Instance) || !v.as<InstanceObj>()->is_module()) {
+    fail(loc, what + ": " + type_name(v) + " is not an nn.Module");
+  }
+  return v.as<InstanceObj>();
+}
+
+std::vector<InstanceObj*> child_modules(InstanceObj* m) {
+  std::vector<InstanceObj*> out;
+  for (const AttrEntry& e : m->attrs) {
+    if (e.slot == Slot::Module && e.value.is(Kind::Instance)) out.push_back(e.value.as<InstanceObj>());
+  }
+  return out;
+}
+
+// named_modules(): the module first, then its children depth-first; each module once.
+void preorder(InstanceObj* m, const std::string& prefix, std::vector<std::pair<std::string, InstanceObj*>>& out) {
+  for (const auto& [p, seen] : out) {
+    if (seen == m) return;
+  }
+  out.emplace_back(prefix, m);
+  for (const AttrEntry& e : m->attrs) {
+    if (e.slot == Slot::Module && e.value.is(Kind::Instance)) {
+      preorder(e.value.as<InstanceObj>(), prefix.empty() ? e.name : prefix + "." + e.name, out);
+    }
+  }
+}
+
+// named_parameters() / named_buffers(): in module order, each tensor once.
+std::vector<std::pair<std::string, Value>> named_tensors(InstanceObj* m, Slot slot, bool recurse) {
+  std::vector<std::pair<std::string, InstanceObj*>> mods;
+  if (recurse) preorder(m, "", mods);
+  else mods.emplace_back("", m);
+  std::vector<std::pair<std::string, Value>> out;
+  for (const auto& [prefix, mod] : mods) {
+    for (const AttrEntry& e : mod->attrs) {
+      if (e.slot != slot || !e.value.is(Kind::Tensor)) continue;
+      bool dup = false;
+      for (const auto& [n, v] : out) dup = dup || v.obj == e.value.obj;
+      if (!dup) out.emplace_back(prefix.empty() ? e.name : prefix + "." + e.name, e.value);
+    }
+  }
+  return out;
+}
+
+Value module_to(Interp& in, InstanceObj* m, std::optional<DType> to, SourceLoc loc) {
+  if (!to) return as_value(m);
+  if (in.phase == Phase::Forward) fail(loc, "changing a module's dtype in forward() is not supported");
+  // Module.to(dtype) casts the floating-point parameters and buffers of the whole subtree.
+  bool any = false;
+  for (Slot slot : {Slot::Param, Slot::Buffer}) {
+    for (auto& [n, v] : named_tensors(m, slot, true)) {
+      TensorObj* t = tensor_of(v);
+      if (!is_floating(t->dtype)) continue;
+      t->dtype = *to;
+      any = true;
+    }
+  }
+  if (any && in.phase == Phase::Init) {
+    in.replay.text(InitRecorder::ref(m->module_id) + ".to(" + torch_dtype_name(*to) + ")");
+  }
+  return as_value(m);
+}
+
+void train(InstanceObj* m, bool mode) {
+  std::vector<std::pair<std::string, InstanceObj*>> mods;
+  preorder(m, "", mods);
+  for (auto& [p, mod] : mods) set_plain(mod, "training", Value::boolean(mode));
+}
+
+Value apply(Interp& in, InstanceObj* m, const Value& fn, SourceLoc loc) {
+  // Module.apply: children first, then the module itself.
+  for (InstanceObj* c : child_modules(m)) apply(in, c, fn, loc);
+  CallArgs a;
+  a.pos.push_back(as_value(m));
+  in.call(fn, a, loc);
+  return as_value(m);
+}
+
+void register_module_methods(Interp& in) {
+  auto& mm = in.module_methods;
+  auto self_of = [](const Value& self) { return self.as<InstanceObj>(); };
+  mm["__init__"] = [](Interp&, const Value&, CallArgs&, SourceLoc) { return Value::none(); };
+  mm["register_buffer"] = [=](Interp& in, const Value& self, CallArgs& a, SourceLoc loc) {
+    Bound b = bind(in, a, "register_buffer", {"name", "tensor", "persistent="}, loc);
+    in.register_buffer(self_of(self), to_str(b[0], "register_buffer", loc), b[1],
+                       b.given[2] ? to_bool(b[2], "register_buffer", loc) : true, true, loc);
+    return Value::none();
+  };
+  mm["register_parameter"] = [=](Interp& in, const Value& self, CallArgs& a, SourceLoc loc) {
+    Bound b = bind(in, a, "register_parameter", {"name", "param"}, loc);
+    in.register_parameter(self_of(self), to_str(b[0], "register_parameter", loc), b[1], loc);
+    return Value::none();
+  };
+  for (const char* name : {"add_module", "register_module"}) {
+    mm[name] = [=](Interp& in, const Value& self, CallArgs& a, SourceLoc loc) {
+      Bound b = bind(in, a, "add_module", {"name", "module"}, loc);
+      in.add_module(self_of(self), to_str(b[0], "add_module", loc), b[1], loc);
+      return Value::none();
+    };
+  }
+  const std::tuple<const char*, Slot, bool> walks[] = {{"parameters", Slot::Param, false},
+                                                       {"named_parameters", Slot::Param, true},
+                                                       {"buffers", Slot::Buffer, false},
+                                                       {"named_buffers", Slot::Buffer, true}};
+  for (const auto& [name, slot, named] : walks) {
+    Slot s = slot;
+    bool with_names = named;
+    mm[name] = [=](Interp& in, const Value& self, CallArgs& a, SourceLoc loc) {
+      Bound b = bind(in, a, "parameters", {"prefix=", "recurse=", "remove_duplicate="}, loc);
+      std::string prefix = b.has(0) ? to_str(b[0], "prefix", loc) : "";
+      std::vector<Value> out;
+      for (auto& [n, v] : named_tensors(self_of(self), s, b.given[1] ? to_bool(b[1], "recurse", loc) : true)) {
+        if (with_names) out.push_back(in.tuple({in.str(prefix.empty() ? n : prefix + "." + n), v}));
+        else out.push_back(v);
+      }
+      return in.list(std::move(out));
+    };
+  }
+  mm["children"] = [=](Interp& in, const Value& self, CallArgs&, SourceLoc) {
+    std::vector<Value> out;
+    for (InstanceObj* c : child_modules(self_of(self))) out.push_back(as_value(c));
+    return in.list(std::move(out));
+  };
+  mm["named_children"] = [=](Interp& in, const Value& self, CallArgs&, SourceLoc) {
+    std::vector<Value> out;
+    for (const AttrEntry& e : self_of(self)->attrs) {
+      if (e.slot == Slot::Module && !e.value.is_none()) out.push_back(in.tuple({in.str(e.name), e.value}));
+    }
+    return in.list(std::move(out));
+  };
+  for (const char* name : {"modules", "named_modules"}) {
+    bool named = std::string(name) == "named_modules";
+    mm[name] = [=](Interp& in, const Value& self, CallArgs&, SourceLoc) {
+      std::vector<std::pair<std::string, InstanceObj*>> mods;
+      preorder(self_of(self), "", mods);
+      std::vector<Value> out;
+      for (auto& [p, m] : mods) out.push_back(named ? in.tuple({in.str(p), as_value(m)}) : as_value(m));
+      return in.list(std::move(out));
+    };
+  }
+  mm["apply"] = [=](Interp& in, const Value& self, CallArgs& a, SourceLoc loc) {
+    Bound b = bind(in, a, "apply", {"fn"}, loc);
+    return apply(in, self_of(self), b[0], loc);
+  };
+  mm["train"] = [=](Interp& in, const Value& self, CallArgs& a, SourceLoc loc) {
+    Bound b = bind(in, a, "train", {"mode="}, loc);
+    train(self_of(self), b.given[0] ? to_bool(b[0], "train", loc) : true);
+    return self;
+  };
+  mm["eval"] = [=](Interp&, const Value& self, CallArgs&, SourceLoc) {
+    train(self_of(self), false);
+    return self;
+  };
+  mm["to"] = [=](Interp& in, const Value& self, CallArgs& a, SourceLoc loc) {
+    std::optional<DType> to;
+    for (const Value& v : a.pos) {
+      if (v.is(Kind::DType)) to = to_dtype(v, "Module.to", loc);
+    }
+    for (const auto& [k, v] : a.kw) {
+      if (k == "dtype") to = to_dtype(v, "Module.to", loc);
+    }
+    return module_to(in, self_of(self), to, loc);
+  };
+  const std::pair<const char*, DType> casts[] = {{"float", DType::Float32}, {"half", DType::Float16},
+                                                 {"bfloat16", DType::BFloat16}, {"double", DType::Float64}};
+  for (const auto& [name, t] : casts) {
+    DType to = t;
+    mm[name] = [=](Interp& in, const Value& self, CallArgs&, SourceLoc loc) {
+      if (to == DType::Float64) fail(loc, "float64 tensors are not supported");
+      return module_to(in, self_of(self), to, loc);
+    };
+  }
+  for (const char* name : {"cuda", "cpu", "requires_grad_", "zero_grad"}) {
+    mm[name] = [](Interp&, const Value& self, CallArgs&, SourceLoc) { return self; };
+  }
+  mm["forward"] = [=](Interp& in, const Value& self, CallArgs& a, SourceLoc loc) {
+    return call_builtin_module(in, self_of(self), a, loc);
+  };
+  // containers
+  mm["append"] = [=](Interp& in, const Value& self, CallArgs& a, SourceLoc loc) {
+    Bound b = bind(in, a, "append", {"module"}, loc);
+    InstanceObj* m = self_of(self);
+    need_module(b[0], "append", loc);
+    in.add_module(m, std::to_string(in.iterate(self, loc).size()), b[0], loc);
+    return self;
+  };
+  mm["extend"] = [=](Interp& in, const Value& self, CallArgs& a, SourceLoc loc) {
+    Bound b = bind(in, a, "extend", {"modules"}, loc);
+    for (const Value& v : in.iterate(b[0], loc)) {
+      need_module(v, "extend", loc);
+      in.add_module(self_of(self), std::to_string(in.iterate(self, loc).size()), v, loc);
+    }
+    return self;
+  };
+  const std::pair<const char*, int> views[] = {{"keys", 0}, {"values", 1}, {"items", 2}};
+  for (const auto& [name, which] : views) {
+    int w = which;
+    mm[name] = [=](Interp& in, const Value& self, CallArgs&, SourceLoc) {
+      std::vector<Value> out;
+      for (const AttrEntry& e : self_of(self)->attrs) {
+        if (e.slot != Slot::Module) continue;
+        out.push_back(w == 0 ? in.str(e.name) : w == 1 ? e.value : in.tuple({in.str(e.name), e.value}));
+      }
+      return in.list(std::move(out));
+    };
+  }
+}
+
+InstanceObj* make_linear(Interp& in, ClassObj* cls, CallArgs& a, SourceLoc loc) {
+  Bound b = bind(in, a, "nn.Linear", {"in_features", "out_features", "bias=", "device=", "dtype="}, loc);
+  int64_t fin = to_int(b[0], "nn.Linear in_features", loc);
+  int64_t fout = to_int(b[1], "nn.Linear out_features", loc);
+  if (fin < 0 || fout < 0) fail(loc, "nn.Linear: negative feature count");
+  bool bias = b.given[2] ? to_bool(b[2], "nn.Linear bias", loc) : true;
+  DType dt = b.has(4) ? to_dtype(b[4], "nn.Linear dtype", loc) : DType::Float32;
+  if (in.phase != Phase::Init) fail(loc, "nn.Linear can only be created in __init__ (its weights are drawn at random)");
+  InstanceObj* m = new_module(in, cls);
+  set_plain(m, "in_features", Value::integer(fin));
+  set_plain(m, "out_features", Value::integer(fout));
+  std::string ref = InitRecorder::ref(m->module_id);
+  std::string dtype_kw = dt == DType::Float32 ? "" : std::string(", dtype=") + torch_dtype_name(dt);
+  auto param = [&](Shape shape, const std::string& sizes) {
+    TensorObj* t = in.new_tensor(std::move(shape), dt, Phase::Init);
+    t->is_param = true;
+    t->expr = "nn.Parameter(torch.empty(" + sizes + dtype_kw + "))";
+    t->prec = 16;
+    return in.wrap(t);
+  };
+  // nn.Linear.__init__ allocates both parameters uninitialised, then reset_parameters() draws
+  // kaiming_uniform_(weight, a=sqrt(5)) and uniform_(bias, -1/sqrt(fan_in), 1/sqrt(fan_in)), in that order.
+  in.register_parameter(m, "weight", param({fout, fin}, std::to_string(fout) + ", " + std::to_string(fin)), loc);
+  if (bias) in.register_parameter(m, "bias", param({fout}, std::to_string(fout)), loc);
+  else in.register_parameter(m, "bias", Value::none(), loc);
+  in.replay.text("nn.init.kaiming_uniform_(" + ref + ".weight, a=math.sqrt(5))");
+  if (bias) {
+    in.replay.text(fin > 0 ? "bound = 1 / math.sqrt(" + std::to_string(fin) + ")" : "bound = 0");
+    in.replay.text("nn.init.uniform_(" + ref + ".bias, -bound, bound)");
+  }
+  return m;
+}
+
+}  // namespace
+
+Value construct_builtin_module(Interp& in, ClassObj* cls, CallArgs& a, SourceLoc loc) {
+  std::string name = "nn." + cls->name;
+  switch (cls->module) {
+    case ModuleKind::Linear: return as_value(make_linear(in, cls, a, loc));
+    case ModuleKind::ReLU:
+    case ModuleKind::SiLU: bind(in, a, name, {"inplace="}, loc); return as_value(new_module(in, cls));
+    case ModuleKind::Sigmoid:
+    case ModuleKind::Tanh:
+    case ModuleKind::Module: bind(in, a, name, {}, loc); return as_value(new_module(in, cls));
+    case ModuleKind::Identity: return as_value(new_module(in, cls));  // nn.Identity ignores its arguments
+    case ModuleKind::GELU: {
+      Bound b = bind(in, a, name, {"approximate="}, loc);
+      std::string approx = b.has(0) ? to_str(b[0], "nn.GELU approximate", loc) : "none";
+      if (approx != "none" && approx != "tanh") fail(loc, "nn.GELU: approximate must be 'none' or 'tanh'");
+      InstanceObj* m = new_module(in, cls);
+      set_plain(m, "approximate", in.str(approx));
+      return as_value(m);
+    }
+    case ModuleKind::Softmax:
+    case ModuleKind::LogSoftmax: {
+      Bound b = bind(in, a, name, {"dim="}, loc);
+      InstanceObj* m = new_module(in, cls);
+      set_plain(m, "dim", b.has(0) ? Value::integer(to_int(b[0], name + " dim", loc)) : Value::none());
+      return as_value(m);
+    }
+    case ModuleKind::Flatten: {
+      Bound b = bind(in, a, name, {"start_dim=", "end_dim="}, loc);
+      InstanceObj* m = new_module(in, cls);
+      set_plain(m, "start_dim", Value::integer(b.has(0) ? to_int(b[0], name, loc) : 1));
+      set_plain(m, "end_dim", Value::integer(b.has(1) ? to_int(b[1], name, loc) : -1));
+      return as_value(m);
+    }
+    case ModuleKind::Dropout: {
+      Bound b = bind(in, a, name, {"p=", "inplace="}, loc);
+      double p = b.has(0) ? to_float(b[0], "nn.Dropout p", loc) : 0.5;
+      if (p < 0 || p > 1) fail(loc, "nn.Dropout: p must be in [0, 1]");
+      InstanceObj* m = new_module(in, cls);
+      set_plain(m, "p", Value::floating(p));
+      return as_value(m);
+    }
+    case ModuleKind::Sequential: {
+      InstanceObj* m = new_module(in, cls);
+      if (a.pos.size() == 1 && a.pos[0].is(Kind::Dict)) {  // nn.Sequential(OrderedDict(...)): named children
+        in.replay.set_holder(m->module_id, Holder::Attr);
+        for (const auto& [k, v] : a.pos[0].as<DictObj>()->items) {
+          need_module(v, name, loc);
+          in.add_module(m, to_str(k, "nn.Sequential key", loc), v, loc);
+        }
+        return as_value(m);
+      }
+      if (!a.kw.empty()) fail(loc, "nn.Sequential takes no keyword arguments");
+      for (size_t i = 0; i < a.pos.size(); ++i) {
+        need_module(a.pos[i], name + " argument " + std::to_string(i), loc);
+        in.add_module(m, std::to_string(i), a.pos[i], loc);
+      }
+      return as_value(m);
+    }
+    case ModuleKind::ModuleList: {
+      Bound b = bind(in, a, name, {"modules="}, loc);
+      InstanceObj* m = new_module(in, cls);
+      if (b.has(0)) {
+        size_t i = 0;
+        for (const Value& v : in.iterate(b[0], loc)) {
+          need_module(v, name, loc);
+          in.add_module(m, std::to_string(i++), v, loc);
+        }
+      }
+      return as_value(m);
+    }
+    case ModuleKind::ModuleDict: {
+      Bound b = bind(in, a, name, {"modules="}, loc);
+      InstanceObj* m = new_module(in, cls);
+      if (b.has(0)) {
+        if (!b[0].is(Kind::Dict)) fail(loc, "nn.ModuleDict expects a dict");
+        for (const auto& [k, v] : b[0].as<DictObj>()->items) {
+          need_module(v, name, loc);
+          in.add_module(m, to_str(k, "nn.ModuleDict key", loc), v, loc);
+        }
+      }
+      return as_value(m);
+    }
+    case ModuleKind::None: break;
+  }
+  fail(loc, name + " cannot be constructed");
+}
+
+Value call_builtin_module(Interp& in, InstanceObj* m, CallArgs& a, SourceLoc loc) {
+  std::string name = "nn." + m->cls->name;
+  Value self = as_value(m);
+  auto input = [&] { return bind(in, a, name, {"input"}, loc)[0]; };
+  switch (m->cls->module) {
+    case ModuleKind::Linear: {
+      Value x = input();
+      Value w = in.get_attr(self, "weight", loc);
+      Value b = in.get_attr(self, "bias", loc);
+      return t_linear(in, x, w, b, loc);
+    }
+    case ModuleKind::ReLU: return t_unary(in, Op::Relu, input(), loc);
+    case ModuleKind::Sigmoid: return t_unary(in, Op::Sigmoid, input(), loc);
+    case ModuleKind::Tanh: return t_unary(in, Op::Tanh, input(), loc);
+    case ModuleKind::SiLU: return t_silu(in, input(), loc);
+    case ModuleKind::GELU: return t_gelu(in, input(), str_of(plain(m, "approximate")), loc);
+    case ModuleKind::Identity: return input();
+    case ModuleKind::Softmax:
+    case ModuleKind::LogSoftmax: {
+      Value x = input();
+      Value dim = plain(m, "dim");
+      if (dim.is_none()) fail(loc, name + "() without dim is not supported (the implicit choice of dim is deprecated)");
+      return t_softmax(in, m->cls->module == ModuleKind::Softmax ? Op::Softmax : Op::LogSoftmax, x, dim.as_int(), loc);
+    }
+    case ModuleKind::Flatten:
+      return t_flatten(in, input(), plain(m, "start_dim").as_int(), plain(m, "end_dim").as_int(), loc);
+    case ModuleKind::Dropout: {
+      Value x = input();
+      if (plain(m, "p").as_double() > 0 && in.truthy(plain(m, "training"), loc)) {
+        fail(loc, "nn.Dropout with p > 0 in training mode is random: not supported");
+      }
+      return x;
+    }
+    case ModuleKind::Sequential: {
+      Value x = input();
+      for (InstanceObj* c : child_modules(m)) {
+        CallArgs next;
+        next.pos.push_back(x);
+        x = in.call(as_value(c), next, loc);
+      }
+      return x;
+    }
+    case ModuleKind::Module: fail(loc, "nn.Module has no forward");
+    case ModuleKind::ModuleList:
+    case ModuleKind::ModuleDict: fail(loc, name + " is not callable");
+    case ModuleKind::None: break;
+  }
+  fail(loc, name + " is not callable");
+}
+
+void register_nn(Interp& in) {
+  auto* module = in.heap.make<ClassObj>();
+  module->name = "Module";
+  module->builtin = true;
+  module->module = ModuleKind::Module;
+  module->mro = {module};
+  in.module_class = module;
+  in.registry["torch.nn.Module"] = Value::of(Kind::Class, module);
+
+  const std::pair<const char*, ModuleKind> kinds[] = {
+      {"Linear", ModuleKind::Linear},       {"ReLU", ModuleKind::ReLU},
+      {"GELU", ModuleKind::GELU},           {"SiLU", ModuleKind::SiLU},
+      {"Sigmoid", ModuleKind::Sigmoid},     {"Tanh", ModuleKind::Tanh},
+      {"Softmax", ModuleKind::Softmax},     {"LogSoftmax", ModuleKind::LogSoftmax},
+      {"Identity", ModuleKind::Identity},   {"Flatten", ModuleKind::Flatten},
+      {"Dropout", ModuleKind::Dropout},     {"Sequential", ModuleKind::Sequential},
+      {"ModuleList", ModuleKind::ModuleList}, {"ModuleDict", ModuleKind::ModuleDict}};
+  for (const auto& [name, kind] : kinds) {
+    auto* c = in.heap.make<ClassObj>();
+    c->name = name;
+    c->builtin = true;
+    c->module = kind;
+    c->bases = {module};
+    c->mro = {c, module};
+    in.registry[std::string("torch.nn.") + name] = Value::of(Kind::Class, c);
+  }
+
+  in.parameter_class = in.heap.make<ClassObj>();
+  in.parameter_class->name = "Parameter";
+  in.parameter_class->builtin = true;
+  in.parameter_class->bases = {in.tensor_class};
+  in.parameter_class->mro = {in.parameter_class, in.tensor_class};
+  in.parameter_class->ctor = [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+    Bound b = bind(in, a, "nn.Parameter", {"data=", "requires_grad="}, loc);
+    if (in.phase == Phase::Forward) fail(loc, "nn.Parameter in forward() is not supported");
+    if (!b.has(0)) fail(loc, "nn.Parameter() without data is not supported");
+    TensorObj* d = need_tensor(b[0], "nn.Parameter", loc);
+    bool requires_grad = b.given[1] ? to_bool(b[1], "nn.Parameter requires_grad", loc) : true;
+    TensorObj* p = in.new_tensor(d->shape, d->dtype, in.phase == Phase::Init ? Phase::Init : Phase::Shape);
+    p->is_param = true;
+    p->requires_grad = requires_grad;
+    if (in.phase == Phase::Init) {
+      p->expr = "nn.Parameter(" + in.tensor_expr(b[0], 0, loc) + (requires_grad ? "" : ", requires_grad=False") + ")";
+      p->prec = 16;
+    }
+    return in.wrap(p);
+  };
+  in.registry["torch.nn.Parameter"] = Value::of(Kind::Class, in.parameter_class);
+  in.registry["torch.nn.parameter.Parameter"] = in.registry["torch.nn.Parameter"];
+
+  // nn.init: every call is replayed as written, on the tensor's ModelNew name, at the moment it runs.
+  for (const char* fn : {"uniform_", "normal_", "constant_", "ones_", "zeros_", "eye_", "dirac_", "xavier_uniform_",
+                         "xavier_normal_", "kaiming_uniform_", "kaiming_normal_", "trunc_normal_", "orthogonal_",
+                         "sparse_"}) {
+    std::string name = fn;
+    in.registry["torch.nn.init." + name] =
+        in.native("nn.init." + name, [name](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+          Value target;
+          if (!a.pos.empty()) target = a.pos[0];
+          for (const auto& [k, v] : a.kw) {
+            if (k == "tensor") target = v;
+          }
+          TensorObj* t = need_tensor(target, "nn.init." + name, loc);
+          if (in.phase == Phase::Forward || t->node) fail(loc, "nn.init." + name + " in forward() is not supported");
+          bool fans = name.rfind("xavier", 0) == 0 || name.rfind("kaiming", 0) == 0;
+          if (fans && t->rank() < 2) {
+            fail(loc, "nn.init." + name + ": fan in and fan out cannot be computed for a tensor with fewer than 2 dims");
+          }
+          if (in.phase == Phase::Init && t->phase == Phase::Init) {
+            in.materialize(t, loc);
+            in.replay.text(in.render_call("nn.init." + name, a, loc));
+          }
+          return target;
+        });
+  }
+  in.registry["torch.nn.init.calculate_gain"] =
+      in.native("nn.init.calculate_gain", [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+        Bound b = bind(in, a, "nn.init.calculate_gain", {"nonlinearity", "param="}, loc);
+        const std::string& n = to_str(b[0], "calculate_gain", loc);
+        if (n == "linear" || n == "sigmoid" || n.rfind("conv", 0) == 0) return Value::floating(1.0);
+        if (n == "tanh") return Value::floating(5.0 / 3);
+        if (n == "relu") return Value::floating(std::sqrt(2.0));
+        if (n == "selu") return Value::floating(3.0 / 4);
+        if (n == "leaky_relu") {
+          double slope = b.has(1) ? to_float(b[1], "calculate_gain", loc) : 0.01;
+          return Value::floating(std::sqrt(2.0 / (1 + slope * slope)));
+        }
+        fail(loc, "nn.init.calculate_gain: unsupported nonlinearity '" + n + "'");
+      });
+  register_module_methods(in);
+}
+
+}  // namespace tz::tracer

@@ -1,0 +1,558 @@
+// Tensor operations: PyTorch's shape and dtype rules, located checks, then graph nodes (forward) or shapes.
+#include "trace/tensor_ops.h"
+
+#include <algorithm>
+
+namespace tz::tracer {
+
+namespace {
+
+// 0 bool, 1 integer, 2 floating: PyTorch promotes across categories, and within one only between tensors
+// of the same "priority" (dimensioned tensors over 0-d tensors over Python scalars).
+int category(DType t) { return t == DType::Bool ? 0 : is_integral(t) ? 1 : 2; }
+int scalar_category(const Value& v) { return v.is(Kind::Bool) ? 0 : v.is(Kind::Int) ? 1 : 2; }
+
+std::string shape_text(const Shape& s) { return shape_str(s); }
+
+// Whether the op builds graph nodes: forward tensors only, never mixed with tensors made elsewhere.
+bool traced(Interp& in, std::initializer_list<const TensorObj*> ts, SourceLoc loc) {
+  bool plain = false;
+  for (const TensorObj* t : ts) {
+    if (t && !t->node) plain = true;
+  }
+  if (in.phase != Phase::Forward) return false;
+  if (plain) {
+    fail(loc, "a tensor created outside forward() that is not a parameter or buffer of the module is used here");
+  }
+  return true;
+}
+
+Value from_node(Interp& in, const Node* n) {
+  TensorObj* t = in.new_tensor(n->shape, n->dtype, Phase::Forward);
+  t->node = n;
+  return in.wrap(t);
+}
+
+Value shape_only(Interp& in, Shape s, DType d) { return in.wrap(in.new_tensor(std::move(s), d, Phase::Shape)); }
+
+const TensorObj* maybe_tensor(const Value& v) { return v.is(Kind::Tensor) ? tensor_of(v) : nullptr; }
+
+void need_scalar_or_tensor(const Value& v, SourceLoc loc) {
+  if (v.is(Kind::Tensor) || v.is_number()) return;
+  fail(loc, "a tensor operation got a " + type_name(v) + " operand (a tensor or a number expected)");
+}
+
+// The dtype two operands compute in (tensors or Python scalars, at least one tensor).
+DType common_dtype(const Value& a, const Value& b) {
+  const TensorObj* ta = maybe_tensor(a);
+  const TensorObj* tb = maybe_tensor(b);
+  if (ta && tb) {
+    bool za = ta->rank() == 0, zb = tb->rank() == 0;
+    if (za != zb) {
+      const TensorObj* dim = za ? tb : ta;
+      const TensorObj* zero = za ? ta : tb;
+      return category(zero->dtype) > category(dim->dtype) ? zero->dtype : dim->dtype;
+    }
+    return promote(ta->dtype, tb->dtype);
+  }
+  const TensorObj* t = ta ? ta : tb;
+  const Value& s = ta ? b : a;
+  if (scalar_category(s) <= category(t->dtype)) return t->dtype;
+  return s.is(Kind::Float) ? DType::Float32 : DType::Int64;
+}
+
+const Node* operand(Interp& in, const Value& v, DType t) {
+  if (v.is(Kind::Tensor)) return in.graph->cast(tensor_of(v)->node, t);
+  return in.graph->constant(v.as_double(), t);
+}
+
+Shape broadcast_or_fail(const Shape& a, const Shape& b, SourceLoc loc) {
+  Shape out;
+  if (!broadcast_shapes(a, b, out)) fail(loc, "shapes " + shape_text(a) + " and " + shape_text(b) + " do not broadcast");
+  return out;
+}
+
+bool is_float_math(Op op) {
+  switch (op) {
+    case Op::Exp:
+    case Op::Log:
+    case Op::Sqrt:
+    case Op::Rsqrt:
+    case Op::Sin:
+    case Op::Cos:
+    case Op::Tanh:
+    case Op::Sigmoid:
+    case Op::Erf: return true;
+    default: return false;
+  }
+}
+
+Shape shape_of(const Value& v) { return v.is(Kind::Tensor) ? tensor_of(v)->shape : Shape{}; }
+
+void check_float64(DType t, SourceLoc loc) {
+  if (t == DType::Float64) fail(loc, "float64 tensors are not supported");
+}
+
+}  // namespace
+
+TensorObj* need_tensor(const Value& v, const std::string& what, SourceLoc loc) {
+  if (!v.is(Kind::Tensor)) fail(loc, what + ": expected a tensor, got " + type_name(v));
+  return tensor_of(v);
+}
+
+int64_t norm_dim(int64_t dim, int rank, SourceLoc loc) {
+  int64_t r = std::max(rank, 1);
+  if (dim < -r || dim >= r) {
+    fail(loc, "dim " + std::to_string(dim) + " is out of range for a tensor of rank " + std::to_string(rank) +
+                  " (expected in [" + std::to_string(-r) + ", " + std::to_string(r - 1) + "])");
+  }
+  return dim < 0 ? dim + r : dim;
+}
+
+DType scalar_dtype(const Value& v) {
+  if (v.is(Kind::Bool)) return DType::Bool;
+  if (v.is(Kind::Int)) return DType::Int64;
+  if (v.is(Kind::Float)) return DType::Float32;
+  if (v.is_seq()) {
+    DType t = DType::Bool;
+    for (const Value& x : items_of(v)) {
+      DType e = scalar_dtype(x);
+      if (category(e) > category(t)) t = e;
+    }
+    return t;
+  }
+  return DType::Float32;
+}
+
+Value t_unary(Interp& in, Op op, const Value& x, SourceLoc loc) {
+  TensorObj* t = need_tensor(x, op_name(op), loc);
+  if (op == Op::Neg && t->dtype == DType::Bool) {
+    fail(loc, "negating a bool tensor is not supported (use ~ or torch.logical_not)");
+  }
+  DType in_type = is_float_math(op) && !is_floating(t->dtype) ? DType::Float32 : t->dtype;
+  if (traced(in, {t}, loc)) {
+    return from_node(in, in.graph->unary(op, in.graph->cast(t->node, in_type, loc), loc));
+  }
+  return shape_only(in, t->shape, op == Op::LogicalNot ? DType::Bool : in_type);
+}
+
+Value t_binary(Interp& in, Op op, const Value& a, const Value& b, SourceLoc loc) {
+  need_scalar_or_tensor(a, loc);
+  need_scalar_or_tensor(b, loc);
+  Shape out = broadcast_or_fail(shape_of(a), shape_of(b), loc);
+  DType c = common_dtype(a, b);
+  if (op == Op::Div && !is_floating(c)) c = DType::Float32;  // true division of integers
+  check_float64(c, loc);
+  bool to_bool = op == Op::Eq || op == Op::Ne || op == Op::Lt || op == Op::Le || op == Op::Gt || op == Op::Ge ||
+                 op == Op::LogicalAnd || op == Op::LogicalOr;
+  if (traced(in, {maybe_tensor(a), maybe_tensor(b)}, loc)) {
+    const Node* na = operand(in, a, c);
+    const Node* nb = operand(in, b, c);
+    return from_node(in, in.graph->binary(op, na, nb, loc));
+  }
+  return shape_only(in, out, to_bool ? DType::Bool : c);
+}
+
+Value t_where(Interp& in, const Value& cond, const Value& a, const Value& b, SourceLoc loc) {
+  TensorObj* tc = need_tensor(cond, "torch.where condition", loc);
+  if (tc->dtype != DType::Bool) {
+    fail(loc, std::string("torch.where expects a bool condition, got ") + torch_dtype_name(tc->dtype));
+  }
+  need_scalar_or_tensor(a, loc);
+  need_scalar_or_tensor(b, loc);
+  Shape ab = broadcast_or_fail(shape_of(a), shape_of(b), loc);
+  Shape out = broadcast_or_fail(tc->shape, ab, loc);
+  DType c;
+  if (a.is(Kind::Tensor) || b.is(Kind::Tensor)) {
+    c = common_dtype(a, b);
+  } else {
+    c = std::max(scalar_category(a), scalar_category(b)) == 2 ? DType::Float32
+        : std::max(scalar_category(a), scalar_category(b)) == 1 ? DType::Int64 : DType::Bool;
+  }
+  check_float64(c, loc);
+  if (traced(in, {tc, maybe_tensor(a), maybe_tensor(b)}, loc)) {
+    const Node* na = operand(in, a, c);
+    const Node* nb = operand(in, b, c);
+    return from_node(in, in.graph->where(tc->node, na, nb, loc));
+  }
+  return shape_only(in, out, c);
+}
+
+Value t_clamp(Interp& in, const Value& x, const Value& lo, const Value& hi, SourceLoc loc) {
+  need_tensor(x, "clamp", loc);
+  if (lo.is_none() && hi.is_none()) fail(loc, "clamp: at least one of min and max must be given");
+  Value r = x;
+  if (!lo.is_none()) r = t_binary(in, Op::Maximum, r, lo, loc);
+  if (!hi.is_none()) r = t_binary(in, Op::Minimum, r, hi, loc);
+  return r;
+}
+
+Value t_cast(Interp& in, const Value& x, DType to, SourceLoc loc) {
+  TensorObj* t = need_tensor(x, "cast", loc);
+  check_float64(to, loc);
+  if (traced(in, {t}, loc)) return from_node(in, in.graph->cast(t->node, to, loc));
+  if (t->dtype == to) return x;
+  return shape_only(in, t->shape, to);
+}
+
+namespace {
+
+std::vector<int64_t> norm_dims(const std::vector<int64_t>& dims, int rank, SourceLoc loc) {
+  std::vector<int64_t> out;
+  for (int64_t d : dims) {
+    int64_t n = norm_dim(d, rank, loc);
+    if (std::find(out.begin(), out.end(), n) != out.end()) {
+      fail(loc, "dim " + std::to_string(n) + " appears more than once in the list of dims");
+    }
+    out.push_back(n);
+  }
+  if (rank == 0) out.clear();  // a 0-d tensor accepts dim 0 / -1 and has nothing to reduce
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+Shape reduced_shape(const Shape& s, const std::vector<int64_t>& axes, bool keepdim) {
+  Shape out;
+  for (int64_t i = 0; i < static_cast<int64_t>(s.size()); ++i) {
+    bool r = std::find(axes.begin(), axes.end(), i) != axes.end();
+    if (!r) out.push_back(s[static_cast<size_t>(i)]);
+    else if (keepdim) out.push_back(1);
+  }
+  return out;
+}
+
+}  // namespace
+
+Value t_reduce(Interp& in, Op op, const Value& x, std::optional<std::vector<int64_t>> dims, bool keepdim,
+               SourceLoc loc) {
+  TensorObj* t = need_tensor(x, op_name(op), loc);
+  std::vector<int64_t> axes;
+  if (dims) {
+    axes = norm_dims(*dims, t->rank(), loc);
+  } else {
+    for (int i = 0; i < t->rank(); ++i) axes.push_back(i);
+  }
+  if (op == Op::Mean && !is_floating(t->dtype)) {
+    fail(loc, std::string("mean of a ") + torch_dtype_name(t->dtype) + " tensor is not supported (PyTorch needs a floating dtype)");
+  }
+  for (int64_t a : axes) {
+    if (t->shape[static_cast<size_t>(a)] == 0 && (op == Op::Max || op == Op::Min)) {
+      fail(loc, std::string(op_name(op)) + " over an empty dimension has no identity");
+    }
+  }
+  if (traced(in, {t}, loc)) return from_node(in, in.graph->reduce(op, t->node, axes, keepdim, loc));
+  DType d = t->dtype;
+  if ((op == Op::Sum || op == Op::Prod) && (d == DType::Bool || d == DType::Int32)) d = DType::Int64;
+  return shape_only(in, reduced_shape(t->shape, axes, keepdim), d);
+}
+
+Value t_arg_reduce(Interp& in, Op op, const Value& x, std::optional<int64_t> dim, bool keepdim, SourceLoc loc) {
+  TensorObj* t = need_tensor(x, op_name(op), loc);
+  if (numel(t->shape) == 0) fail(loc, std::string(op_name(op)) + " of an empty tensor is not defined");
+  if (!dim) {
+    // Over the flattened tensor: a 1-D reduction; keepdim gives every dimension size 1.
+    Value flat = t_reshape(in, x, {numel(t->shape)}, loc);
+    Value r = t_arg_reduce(in, op, flat, 0, false, loc);
+    if (keepdim) r = t_reshape(in, r, std::vector<int64_t>(t->shape.size(), 1), loc);
+    return r;
+  }
+  int64_t d = norm_dim(*dim, t->rank(), loc);
+  if (t->rank() == 0) return t_full(in, {}, 0, DType::Int64, loc);
+  if (traced(in, {t}, loc)) return from_node(in, in.graph->reduce(op, t->node, {d}, keepdim, loc));
+  return shape_only(in, reduced_shape(t->shape, {d}, keepdim), DType::Int64);
+}
+
+Value t_softmax(Interp& in, Op op, const Value& x, int64_t dim, SourceLoc loc) {
+  TensorObj* t = need_tensor(x, op_name(op), loc);
+  if (!is_floating(t->dtype)) {
+    fail(loc, std::string(op_name(op)) + " of a " + torch_dtype_name(t->dtype) + " tensor is not supported");
+  }
+  if (t->rank() == 0) fail(loc, std::string(op_name(op)) + " of a 0-d tensor is not supported");
+  int64_t d = norm_dim(dim, t->rank(), loc);
+  if (traced(in, {t}, loc)) {
+    Attr a;
+    a.ints = {d};
+    return from_node(in, in.graph->make(op, t->dtype, t->shape, {t->node}, a, loc));
+  }
+  return shape_only(in, t->shape, t->dtype);
+}
+
+Value t_gelu(Interp& in, const Value& x, const std::string& approximate, SourceLoc loc) {
+  TensorObj* t = need_tensor(x, "gelu", loc);
+  if (approximate != "none" && approximate != "tanh") {
+    fail(loc, "gelu: approximate must be 'none' or 'tanh', got '" + approximate + "'");
+  }
+  if (!is_floating(t->dtype)) fail(loc, std::string("gelu of a ") + torch_dtype_name(t->dtype) + " tensor is not supported");
+  if (traced(in, {t}, loc)) {
+    Attr a;
+    a.str = approximate;
+    return from_node(in, in.graph->make(Op::Gelu, t->dtype, t->shape, {t->node}, a, loc));
+  }
+  return shape_only(in, t->shape, t->dtype);
+}
+
+Value t_silu(Interp& in, const Value& x, SourceLoc loc) {
+  TensorObj* t = need_tensor(x, "silu", loc);
+  if (!is_floating(t->dtype)) fail(loc, std::string("silu of a ") + torch_dtype_name(t->dtype) + " tensor is not supported");
+  if (traced(in, {t}, loc)) return from_node(in, in.graph->make(Op::Silu, t->dtype, t->shape, {t->node}, {}, loc));
+  return shape_only(in, t->shape, t->dtype);
+}
+
+Value t_reshape(Interp& in, const Value& x, std::vector<int64_t> sizes, SourceLoc loc) {
+  TensorObj* t = need_tensor(x, "reshape", loc);
+  int64_t n = numel(t->shape), known = 1;
+  int infer = -1;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    if (sizes[i] == -1) {
+      if (infer >= 0) fail(loc, "reshape: only one dimension can be inferred (-1)");
+      infer = static_cast<int>(i);
+    } else if (sizes[i] < 0) {
+      fail(loc, "reshape: invalid size " + std::to_string(sizes[i]));
+    } else {
+      known *= sizes[i];
+    }
+  }
+  auto invalid = [&] {
+    fail(loc, "shape " + shape_text(sizes) + " is invalid for input of size " + std::to_string(n) + " (shape " +
+                  shape_text(t->shape) + ")");
+  };
+  if (infer >= 0) {
+    if (known == 0 || n % known != 0) invalid();
+    sizes[static_cast<size_t>(infer)] = n / known;
+  } else if (known != n) {
+    invalid();
+  }
+  if (traced(in, {t}, loc)) return from_node(in, in.graph->reshape(t->node, sizes, loc));
+  return shape_only(in, sizes, t->dtype);
+}
+
+Value t_permute(Interp& in, const Value& x, std::vector<int64_t> perm, SourceLoc loc) {
+  TensorObj* t = need_tensor(x, "permute", loc);
+  if (static_cast<int>(perm.size()) != t->rank()) {
+    fail(loc, "permute: the tensor has " + std::to_string(t->rank()) + " dims but " + std::to_string(perm.size()) +
+                  " were given");
+  }
+  std::vector<char> seen(perm.size(), 0);
+  for (auto& p : perm) {
+    p = norm_dim(p, t->rank(), loc);
+    if (seen[static_cast<size_t>(p)]) fail(loc, "permute: dim " + std::to_string(p) + " is repeated");
+    seen[static_cast<size_t>(p)] = 1;
+  }
+  if (t->rank() == 0) return x;
+  if (traced(in, {t}, loc)) return from_node(in, in.graph->permute(t->node, perm, loc));
+  Shape out;
+  for (auto p : perm) out.push_back(t->shape[static_cast<size_t>(p)]);
+  return shape_only(in, out, t->dtype);
+}
+
+Value t_transpose(Interp& in, const Value& x, int64_t a, int64_t b, SourceLoc loc) {
+  TensorObj* t = need_tensor(x, "transpose", loc);
+  a = norm_dim(a, t->rank(), loc);
+  b = norm_dim(b, t->rank(), loc);
+  if (t->rank() < 2) return x;
+  std::vector<int64_t> perm;
+  for (int i = 0; i < t->rank(); ++i) perm.push_back(i);
+  std::swap(perm[static_cast<size_t>(a)], perm[static_cast<size_t>(b)]);
+  return t_permute(in, x, perm, loc);
+}
+
+Value t_expand(Interp& in, const Value& x, std::vector<int64_t> sizes, SourceLoc loc) {
+  TensorObj* t = need_tensor(x, "expand", loc);
+  int n = static_cast<int>(sizes.size()), r = t->rank();
+  if (n < r) {
+    fail(loc, "expand: " + std::to_string(n) + " sizes given for a tensor of rank " + std::to_string(r) +
+                  " (at least as many as its dims are needed)");
+  }
+  Shape target(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    int xi = i - (n - r);
+    int64_t want = sizes[static_cast<size_t>(i)];
+    if (xi < 0) {
+      if (want < 0) fail(loc, "expand: -1 is not allowed for a new leading dimension");
+      target[static_cast<size_t>(i)] = want;
+      continue;
+    }
+    int64_t have = t->shape[static_cast<size_t>(xi)];
+    if (want == -1 || want == have) {
+      target[static_cast<size_t>(i)] = have;
+    } else if (have == 1 && want >= 0) {
+      target[static_cast<size_t>(i)] = want;
+    } else {
+      fail(loc, "expand: the size " + std::to_string(have) + " of dim " + std::to_string(xi) + " of " +
+                    shape_text(t->shape) + " cannot be expanded to " + std::to_string(want) + " (target " +
+                    shape_text(sizes) + ")");
+    }
+  }
+  if (traced(in, {t}, loc)) {
+    const Node* node = t->node;
+    if (n > r) {
+      Shape padded(static_cast<size_t>(n - r), 1);
+      padded.insert(padded.end(), t->shape.begin(), t->shape.end());
+      node = in.graph->reshape(node, padded, loc);
+    }
+    return from_node(in, in.graph->expand(node, target, loc));
+  }
+  return shape_only(in, target, t->dtype);
+}
+
+Value t_unsqueeze(Interp& in, const Value& x, int64_t dim, SourceLoc loc) {
+  TensorObj* t = need_tensor(x, "unsqueeze", loc);
+  int64_t d = norm_dim(dim, t->rank() + 1, loc);
+  Shape s = t->shape;
+  s.insert(s.begin() + d, 1);
+  return t_reshape(in, x, s, loc);
+}
+
+Value t_squeeze(Interp& in, const Value& x, std::optional<std::vector<int64_t>> dims, SourceLoc loc) {
+  TensorObj* t = need_tensor(x, "squeeze", loc);
+  std::vector<int64_t> drop;
+  if (dims) {
+    for (int64_t d : *dims) drop.push_back(norm_dim(d, t->rank(), loc));
+  } else {
+    for (int i = 0; i < t->rank(); ++i) drop.push_back(i);
+  }
+  Shape s;
+  for (int i = 0; i < t->rank(); ++i) {
+    bool dropped = std::find(drop.begin(), drop.end(), i) != drop.end() && t->shape[static_cast<size_t>(i)] == 1;
+    if (!dropped) s.push_back(t->shape[static_cast<size_t>(i)]);
+  }
+  return t_reshape(in, x, s, loc);
+}
+
+Value t_flatten(Interp& in, const Value& x, int64_t start, int64_t end, SourceLoc loc) {
+  TensorObj* t = need_tensor(x, "flatten", loc);
+  if (t->rank() == 0) return t_reshape(in, x, {1}, loc);
+  start = norm_dim(start, t->rank(), loc);
+  end = norm_dim(end, t->rank(), loc);
+  if (start > end) fail(loc, "flatten: start_dim cannot come after end_dim");
+  Shape s(t->shape.begin(), t->shape.begin() + start);
+  int64_t n = 1;
+  for (int64_t i = start; i <= end; ++i) n *= t->shape[static_cast<size_t>(i)];
+  s.push_back(n);
+  s.insert(s.end(), t->shape.begin() + end + 1, t->shape.end());
+  return t_reshape(in, x, s, loc);
+}
+
+Value t_index(Interp& in, const Value& x, const Value& index, SourceLoc loc) {
+  // Basic indexing that moves no data: None adds a dim, ':' keeps one, an integer drops a dim of size 1,
+  // and ... stands for the dims not named.
+  TensorObj* t = need_tensor(x, "indexing", loc);
+  std::vector<Value> items = index.is(Kind::Tuple) ? items_of(index) : std::vector<Value>{index};
+  int consumed = 0, ellipses = 0;
+  for (const Value& v : items) {
+    if (v.is(Kind::Int) || v.is(Kind::Slice)) ++consumed;
+    else if (v.is(Kind::Ellipsis)) ++ellipses;
+    else if (!v.is_none()) {
+      fail(loc, "indexing a tensor with a " + type_name(v) + " is not supported (only None, ':', integers on "
+                "dims of size 1 and ...)");
+    }
+  }
+  if (ellipses > 1) fail(loc, "an index can only have a single ellipsis ('...')");
+  if (consumed > t->rank()) {
+    fail(loc, "too many indices for a tensor of rank " + std::to_string(t->rank()));
+  }
+  Shape out;
+  int dim = 0;
+  for (const Value& v : items) {
+    if (v.is_none()) {
+      out.push_back(1);
+    } else if (v.is(Kind::Ellipsis)) {
+      for (int k = 0; k < t->rank() - consumed; ++k) out.push_back(t->shape[static_cast<size_t>(dim++)]);
+    } else if (v.is(Kind::Slice)) {
+      auto* s = v.as<SliceObj>();
+      int64_t size = t->shape[static_cast<size_t>(dim)];
+      int64_t step = s->step.is_none() ? 1 : to_int(s->step, "slice step", loc);
+      int64_t lo = s->lower.is_none() ? 0 : to_int(s->lower, "slice start", loc);
+      int64_t hi = s->upper.is_none() ? size : to_int(s->upper, "slice stop", loc);
+      if (lo < 0) lo = std::max<int64_t>(lo + size, 0);
+      if (hi < 0) hi += size;
+      if (step != 1 || lo != 0 || hi < size) {
+        fail(loc, "slicing a tensor other than with ':' (the whole dim) is not supported yet");
+      }
+      out.push_back(size);
+      ++dim;
+    } else {
+      int64_t size = t->shape[static_cast<size_t>(dim)];
+      int64_t i = v.i < 0 ? v.i + size : v.i;
+      if (i < 0 || i >= size) fail(loc, "index " + std::to_string(v.i) + " is out of range for a dim of size " + std::to_string(size));
+      if (size != 1) fail(loc, "indexing a tensor with an integer is not supported yet (only on dims of size 1)");
+      ++dim;
+    }
+  }
+  while (dim < t->rank()) out.push_back(t->shape[static_cast<size_t>(dim++)]);
+  return t_reshape(in, x, out, loc);
+}
+
+Value t_matmul(Interp& in, const Value& a, const Value& b, SourceLoc loc, const char* fname) {
+  std::string f = fname;
+  TensorObj* ta = need_tensor(a, f, loc);
+  TensorObj* tb = need_tensor(b, f, loc);
+  if (ta->rank() == 0 || tb->rank() == 0) {
+    fail(loc, f + ": both operands need at least one dimension, got " + shape_text(ta->shape) + " and " +
+                  shape_text(tb->shape));
+  }
+  if (ta->dtype != tb->dtype) {
+    fail(loc, f + ": both operands must have the same dtype, got " + torch_dtype_name(ta->dtype) + " and " +
+                  torch_dtype_name(tb->dtype));
+  }
+  if (!is_floating(ta->dtype)) fail(loc, f + " of integer or bool tensors is not supported");
+  // 1-D operands become matrices ([K] -> [1, K] on the left, [K, 1] on the right), and the added dim is
+  // removed from the result, as in PyTorch.
+  Shape sa = ta->shape, sb = tb->shape;
+  if (ta->rank() == 1) sa.insert(sa.begin(), 1);
+  if (tb->rank() == 1) sb.push_back(1);
+  int64_t ka = sa.back(), kb = sb[sb.size() - 2];
+  if (ka != kb) {
+    fail(loc, f + ": shapes " + shape_text(ta->shape) + " and " + shape_text(tb->shape) + " cannot be multiplied (" +
+                  std::to_string(ka) + " != " + std::to_string(kb) + ")");
+  }
+  Shape ba(sa.begin(), sa.end() - 2), bb(sb.begin(), sb.end() - 2), batch;
+  if (!broadcast_shapes(ba, bb, batch)) {
+    fail(loc, f + ": the batch dims of " + shape_text(ta->shape) + " and " + shape_text(tb->shape) + " do not broadcast");
+  }
+  Shape out = batch;
+  if (ta->rank() > 1) out.push_back(sa[sa.size() - 2]);
+  if (tb->rank() > 1) out.push_back(sb.back());
+  if (traced(in, {ta, tb}, loc)) {
+    const Node* na = in.graph->reshape(ta->node, sa, loc);
+    const Node* nb = in.graph->reshape(tb->node, sb, loc);
+    const Node* m = in.graph->matmul(na, nb, loc);
+    return from_node(in, in.graph->reshape(m, out, loc));
+  }
+  return shape_only(in, out, ta->dtype);
+}
+
+Value t_linear(Interp& in, const Value& x, const Value& w, const Value& b, SourceLoc loc) {
+  TensorObj* tx = need_tensor(x, "linear input", loc);
+  TensorObj* tw = need_tensor(w, "linear weight", loc);
+  if (tw->rank() != 2) fail(loc, "linear: the weight must be 2-D, got " + shape_text(tw->shape));
+  if (tx->rank() == 0) fail(loc, "linear: the input must have at least one dimension");
+  if (tx->shape.back() != tw->shape[1]) {
+    fail(loc, "linear: the input's last dim (" + std::to_string(tx->shape.back()) + ") does not match the weight's "
+              "in_features (" + std::to_string(tw->shape[1]) + ")");
+  }
+  // linear(x, w, b) => matmul(x, permute(w, {1, 0})) + b
+  Value y = t_matmul(in, x, t_permute(in, w, {1, 0}, loc), loc, "linear");
+  if (!b.is_none()) {
+    TensorObj* tb = need_tensor(b, "linear bias", loc);
+    if (tb->rank() > 1 || (tb->rank() == 1 && tb->shape[0] != tw->shape[0] && tb->shape[0] != 1)) {
+      fail(loc, "linear: the bias " + shape_text(tb->shape) + " does not match out_features " + std::to_string(tw->shape[0]));
+    }
+    y = t_binary(in, Op::Add, y, b, loc);
+  }
+  return y;
+}
+
+Value t_full(Interp& in, Shape shape, double value, DType dtype, SourceLoc loc) {
+  check_float64(dtype, loc);
+  for (int64_t d : shape) {
+    if (d < 0) fail(loc, "negative dimension " + std::to_string(d) + " in a tensor size");
+  }
+  if (in.phase != Phase::Forward) return shape_only(in, shape, dtype);
+  const Node* c = in.graph->constant(value, dtype);
+  if (shape.empty()) return from_node(in, c);
+  const Node* r = in.graph->reshape(c, Shape(shape.size(), 1), loc);
+  return from_node(in, in.graph->expand(r, shape, loc));
+}
+
+}  // namespace tz::tracer

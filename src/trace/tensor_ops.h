@@ -1,0 +1,51 @@
+// Tensor operations with PyTorch's shape and dtype rules. Each checks what the user can get wrong (shapes
+// that do not broadcast, dims out of range, ...) with a located error, then builds graph nodes when the
+// operands are traced forward tensors, or computes the result's shape and dtype only (get_inputs, __init__:
+// the caller attaches the replay expression).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "trace/interp.h"
+
+namespace tz::tracer {
+
+// The tensor an argument must be, with a located error naming `what` otherwise.
+TensorObj* need_tensor(const Value& v, const std::string& what, SourceLoc loc);
+int64_t norm_dim(int64_t dim, int rank, SourceLoc loc);  // negative dims wrap; out of range is an error
+
+Value t_unary(Interp& in, Op op, const Value& x, SourceLoc loc);  // float math on ints computes in float32
+Value t_binary(Interp& in, Op op, const Value& a, const Value& b, SourceLoc loc);  // a or b may be a scalar
+Value t_where(Interp& in, const Value& cond, const Value& a, const Value& b, SourceLoc loc);
+Value t_clamp(Interp& in, const Value& x, const Value& lo, const Value& hi, SourceLoc loc);
+Value t_cast(Interp& in, const Value& x, DType to, SourceLoc loc);
+
+// dims: nullopt = all. Sum/Prod/Max/Min/Mean/ArgMax/ArgMin.
+Value t_reduce(Interp& in, Op op, const Value& x, std::optional<std::vector<int64_t>> dims, bool keepdim,
+               SourceLoc loc);
+Value t_arg_reduce(Interp& in, Op op, const Value& x, std::optional<int64_t> dim, bool keepdim, SourceLoc loc);
+Value t_softmax(Interp& in, Op op, const Value& x, int64_t dim, SourceLoc loc);  // Softmax / LogSoftmax
+Value t_gelu(Interp& in, const Value& x, const std::string& approximate, SourceLoc loc);
+Value t_silu(Interp& in, const Value& x, SourceLoc loc);
+
+Value t_reshape(Interp& in, const Value& x, std::vector<int64_t> sizes, SourceLoc loc);  // one -1 allowed
+Value t_permute(Interp& in, const Value& x, std::vector<int64_t> perm, SourceLoc loc);
+Value t_transpose(Interp& in, const Value& x, int64_t a, int64_t b, SourceLoc loc);
+Value t_expand(Interp& in, const Value& x, std::vector<int64_t> sizes, SourceLoc loc);  // -1 keeps a dim
+Value t_unsqueeze(Interp& in, const Value& x, int64_t dim, SourceLoc loc);
+Value t_squeeze(Interp& in, const Value& x, std::optional<std::vector<int64_t>> dims, SourceLoc loc);
+Value t_flatten(Interp& in, const Value& x, int64_t start, int64_t end, SourceLoc loc);
+Value t_index(Interp& in, const Value& x, const Value& index, SourceLoc loc);  // x[None, :, 0, ...]
+
+Value t_matmul(Interp& in, const Value& a, const Value& b, SourceLoc loc, const char* fname = "matmul");
+Value t_linear(Interp& in, const Value& x, const Value& w, const Value& b, SourceLoc loc);
+
+// A tensor of one value: a graph constant broadcast to `shape` in forward, shape-only elsewhere.
+Value t_full(Interp& in, Shape shape, double value, DType dtype, SourceLoc loc);
+
+// The dtype PyTorch gives a tensor created from a Python scalar or a nested list of them.
+DType scalar_dtype(const Value& v);
+
+}  // namespace tz::tracer
