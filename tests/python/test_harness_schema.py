@@ -3,7 +3,7 @@ import os
 import re
 
 import pytest
-from conftest import REPO
+from harness_paths import REPO
 
 from tritonize import schema
 

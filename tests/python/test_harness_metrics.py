@@ -4,6 +4,7 @@ import math
 
 import pytest
 
+import harness_paths  # noqa: F401  (puts python/ on sys.path)
 from tritonize import metrics
 
 

@@ -2,6 +2,7 @@
 import html.parser
 import io
 
+import harness_paths  # noqa: F401  (puts python/ on sys.path)
 from tritonize import metrics, report_html, report_text
 
 

@@ -2,6 +2,7 @@
 import pytest
 import torch
 
+import harness_paths  # noqa: F401  (puts python/ on sys.path)
 from tritonize import floor, protocol, timing
 
 

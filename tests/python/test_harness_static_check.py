@@ -6,7 +6,7 @@ import glob
 import os
 
 import pytest
-from conftest import HACKS, STATIC_CASES
+from harness_paths import HACKS, STATIC_CASES
 
 from tritonize import static_check
 

@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import DATA, HACKS, REPO
+from harness_paths import DATA, HACKS, REPO
 
 sys.path.insert(0, os.path.join(REPO, "tests", "gpu"))
 import assert_hacks  # noqa: E402

@@ -3,6 +3,7 @@ import os
 
 import pytest
 
+import harness_paths  # noqa: F401  (puts python/ on sys.path)
 from tritonize import problem, runner
 
 REFERENCE = '''# dtype: {dtype}
