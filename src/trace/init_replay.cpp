@@ -77,8 +77,8 @@ void InitRecorder::bind(const std::vector<const ast::Stmt*>* stmts, size_t base,
   commented_.clear();
 }
 
-void InitRecorder::sync_comments() {
-  if (!stmts_) return;
+int InitRecorder::sync_comments() {
+  if (!stmts_) return 0;
   std::vector<const ast::Stmt*> chain;
   for (size_t i = base_; i < stmts_->size(); ++i) {
     const ast::Stmt* s = (*stmts_)[i];
@@ -94,19 +94,23 @@ void InitRecorder::sync_comments() {
     events_.push_back(e);
   }
   commented_ = chain;
+  return static_cast<int>(chain.size());
 }
 
 void InitRecorder::text(std::string line) {
-  sync_comments();
-  events_.push_back({Event::Text, std::move(line)});
+  int depth = sync_comments();
+  Event e{Event::Text, std::move(line)};
+  e.depth = depth;
+  events_.push_back(e);
 }
 
 void InitRecorder::create(int module, std::string ctor, Holder holder) {
-  sync_comments();
+  int depth = sync_comments();
   if (static_cast<int>(holders_.size()) <= module) holders_.resize(static_cast<size_t>(module) + 1, Holder::Attr);
   holders_[static_cast<size_t>(module)] = holder;
   Event e{Event::Create, std::move(ctor)};
   e.module = module;
+  e.depth = depth;
   events_.push_back(e);
 }
 
@@ -116,8 +120,9 @@ void InitRecorder::set_holder(int module, Holder holder) {
 }
 
 void InitRecorder::attach(int parent, std::string key, int child) {
-  sync_comments();
+  int depth = sync_comments();
   Event e{Event::Attach, std::move(key)};
+  e.depth = depth;
   e.module = child;
   e.parent = parent;
   events_.push_back(e);
@@ -208,7 +213,8 @@ std::vector<std::string> InitRecorder::render() const {
   };
 
   struct Out {
-    int depth;  // -1 for code
+    bool comment;
+    int depth;  // a comment's nesting; for code, how many statements enclose it
     std::string text;
   };
   std::vector<Out> out;
@@ -216,8 +222,8 @@ std::vector<std::string> InitRecorder::render() const {
     const Event& e = events_[i];
     if (done[i]) continue;
     switch (e.kind) {
-      case Event::Comment: out.push_back({e.depth, e.text}); break;
-      case Event::Text: out.push_back({-1, substitute(e.text)}); break;
+      case Event::Comment: out.push_back({true, e.depth, e.text}); break;
+      case Event::Text: out.push_back({false, e.depth, substitute(e.text)}); break;
       case Event::Create: {
         int m = e.module;
         if (m == self_ || !keep[static_cast<size_t>(m)]) break;
@@ -257,7 +263,7 @@ std::vector<std::string> InitRecorder::render() const {
         }
         if (inline_ok) {
           const Event& a = events_[static_cast<size_t>(fa)];
-          out.push_back({-1, attach_line(a.parent, a.text, ctor)});
+          out.push_back({false, e.depth, attach_line(a.parent, a.text, ctor)});
           expr[static_cast<size_t>(m)] = child_expr(a.parent, a.text);
           ++children[static_cast<size_t>(a.parent)];
           done[static_cast<size_t>(fa)] = 1;
@@ -265,7 +271,7 @@ std::vector<std::string> InitRecorder::render() const {
           deferred[static_cast<size_t>(m)] = ctor;  // a placeholder, written where it is attached
         } else {
           std::string name = "_m" + std::to_string(module_temps++);
-          out.push_back({-1, name + " = " + ctor});
+          out.push_back({false, e.depth, name + " = " + ctor});
           expr[static_cast<size_t>(m)] = name;
         }
         break;
@@ -275,7 +281,7 @@ std::vector<std::string> InitRecorder::render() const {
         if (!keep[c]) break;
         TZ_ASSERT(!expr[static_cast<size_t>(e.parent)].empty(), "init replay: attaching to an unnamed module");
         std::string x = !expr[c].empty() ? expr[c] : !deferred[c].empty() ? deferred[c] : "nn.Module()";
-        out.push_back({-1, attach_line(e.parent, e.text, x)});
+        out.push_back({false, e.depth, attach_line(e.parent, e.text, x)});
         if (expr[c].empty()) expr[c] = child_expr(e.parent, e.text);
         ++children[static_cast<size_t>(e.parent)];
         break;
@@ -283,17 +289,18 @@ std::vector<std::string> InitRecorder::render() const {
     }
   }
 
-  // A comment is kept when code follows it before the next comment at its depth or shallower.
+  // A comment is kept when the next code line comes from inside its statement (before the statement
+  // ended, which a shallower comment or code line shows).
   std::vector<std::string> lines;
   for (size_t i = 0; i < out.size(); ++i) {
-    if (out[i].depth < 0) {
+    if (!out[i].comment) {
       lines.push_back(out[i].text);
       continue;
     }
     bool used = false;
     for (size_t j = i + 1; j < out.size(); ++j) {
-      if (out[j].depth < 0) {
-        used = true;
+      if (!out[j].comment) {
+        used = out[j].depth > out[i].depth;
         break;
       }
       if (out[j].depth <= out[i].depth) break;

@@ -39,11 +39,11 @@ class InitRecorder {
   struct Event {
     enum Kind { Text, Comment, Create, Attach } kind;
     std::string text;  // Text, Comment; Create: the constructor; Attach: the key
-    int depth = 0;     // Comment: nesting of the statement
+    int depth = 0;     // Comment: nesting of the statement; others: how many statements enclose the event
     int module = -1;   // Create: the module; Attach: the child
     int parent = -1;   // Attach
   };
-  void sync_comments();
+  int sync_comments();  // returns the depth of the statement running now
 
   std::vector<Event> events_;
   std::vector<Holder> holders_;  // per module id

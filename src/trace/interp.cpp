@@ -276,16 +276,23 @@ TensorObj* Interp::new_tensor(Shape shape, DType dtype, Phase p) {
   return t;
 }
 
-Value Interp::namespace_value(const std::string& qualname, bool opaque) {
+Value Interp::namespace_value(const std::string& qualname) {
   auto it = namespaces_.find(qualname);
   if (it != namespaces_.end()) return it->second;
   auto* o = heap.make<NamespaceObj>();
   o->qualname = qualname;
   o->display = display_name(qualname);
-  o->opaque = opaque;
   Value v = Value::of(Kind::Namespace, o);
   namespaces_[qualname] = v;
   return v;
+}
+
+Value Interp::opaque_module(const std::string& qualname, const std::string& display) {
+  auto* o = heap.make<NamespaceObj>();
+  o->qualname = qualname;
+  o->display = display;
+  o->opaque = true;
+  return Value::of(Kind::Namespace, o);
 }
 
 Value Interp::unknown(const std::string& name) {
@@ -482,13 +489,16 @@ void Interp::exec_import(const ast::Stmt* s) {
   // Imports are recorded, never executed: torch, torch.nn, torch.nn.functional, torch.nn.init, math and
   // collections are known; anything else binds an opaque module that only errors when used.
   auto known = [&](const std::string& q) { return registry.count(q) != 0; };
+  auto module_value = [&](const std::string& q, const std::string& display) {
+    return known(q) ? namespace_value(q) : opaque_module(q, display);
+  };
   if (s->kind == ast::StmtKind::Import) {
     for (const ast::Alias& a : s->aliases) {
       if (a.asname.empty()) {
         std::string top = a.name.substr(0, a.name.find('.'));
-        store_name(top, namespace_value(top, !known(top)), a.loc);
+        store_name(top, module_value(top, top), a.loc);
       } else {
-        store_name(a.asname, namespace_value(a.name, !known(a.name)), a.loc);
+        store_name(a.asname, module_value(a.name, a.asname), a.loc);
       }
     }
     return;
@@ -507,7 +517,7 @@ void Interp::exec_import(const ast::Stmt* s) {
     } else if (mod_known) {
       v = unknown(q);
     } else {
-      v = namespace_value(q, true);
+      v = opaque_module(q, bind_as);
     }
     store_name(bind_as, v, a.loc);
   }

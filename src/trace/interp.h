@@ -50,7 +50,8 @@ class Interp {
   Value bound_native(const Value& self, std::string name, const BuiltinFn& fn);
   TensorObj* new_tensor(Shape shape, DType dtype, Phase phase);
   Value wrap(TensorObj* t) { return Value::of(Kind::Tensor, t); }
-  Value namespace_value(const std::string& qualname, bool opaque = false);
+  Value namespace_value(const std::string& qualname);
+  Value opaque_module(const std::string& qualname, const std::string& display);  // an import we do not run
   Value unknown(const std::string& name);
 
   // --- running code ---
