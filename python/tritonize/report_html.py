@@ -16,7 +16,8 @@ CSS = """
 body { font-family: system-ui, -apple-system, 'Segoe UI', sans-serif; margin: 2em auto; max-width: 1280px;
        color: #1d2330; padding: 0 1em; }
 h1 { font-size: 1.6em; margin-bottom: 0.2em; } h2 { font-size: 1.2em; margin-top: 1.8em; }
-p.meta { color: #556; margin-top: 0; font-size: 0.9em; }
+p.meta { color: #556; margin-top: 0.3em; font-size: 0.9em; }
+div.scroll { overflow-x: auto; }
 table { border-collapse: collapse; font-size: 0.85em; }
 th, td { padding: 3px 8px; border-bottom: 1px solid #dde; text-align: right; white-space: nowrap; }
 th { background: #f2f4f8; } td.name, th.name { text-align: left; } td.reasons { text-align: left; white-space: normal; }
@@ -98,9 +99,8 @@ def _speed(x) -> str:
 
 def summary_html(summary: dict) -> str:
     head = ["group", "problems", "samples", "correct", "suspect"]
-    head += [f"fast<sub>{_p_key(p)}</sub> eager" for p in FAST_P]
-    head += [f"fast<sub>{_p_key(p)}</sub> compile" for p in FAST_P]
-    head += ["geomean vs eager", "geomean vs compile", "geomean floor fraction"]
+    head += [f"fast<sub>{_p_key(p)}</sub>" for p in FAST_P]
+    head += ["geomean speedup", "geomean of floor"]
     ks = sorted({k for s in [summary["total"]] + list(summary["groups"].values()) for k in s["pass_at_k"]}, key=int)
     head += [f"pass@{k}" for k in ks]
     rows = []
@@ -108,15 +108,18 @@ def summary_html(summary: dict) -> str:
     for index, (name, s) in enumerate(entries):
         cells = [f'<td class="name">{_e(name)}</td>', f"<td>{s['problems']}</td>", f"<td>{s['samples']}</td>",
                  f"<td>{s['correct']} ({_pct(s['correct'] / max(1, s['problems']))})</td>", f"<td>{s['suspect']}</td>"]
-        for baseline in BASELINES:
-            cells += [f"<td>{_pct(s['fast_p'][baseline][_p_key(p)])}</td>" for p in FAST_P]
-        cells += [f"<td>{_speed(s['geomean_speedup'][b])}</td>" for b in BASELINES]
+        cells += [f"<td>{' / '.join(_pct(s['fast_p'][b][_p_key(p)]) for b in BASELINES)}</td>" for p in FAST_P]
+        cells.append(f"<td>{' / '.join(_speed(s['geomean_speedup'][b]) for b in BASELINES)}</td>")
         cells.append(f"<td>{_pct(s['geomean_achieved_fraction'])}</td>")
         cells += [f"<td>{_pct(s['pass_at_k'].get(k))}</td>" for k in ks]
         css = ' class="total"' if index == len(entries) - 1 else ""
         rows.append(f"<tr{css}>{''.join(cells)}</tr>")
     header = "".join(f'<th class="name">{h}</th>' if i == 0 else f"<th>{h}</th>" for i, h in enumerate(head))
-    return f'<table class="summary"><thead><tr>{header}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+    note = ('<p class="meta">fast<sub>p</sub>: share of all problems correct and more than p times faster, against '
+            "eager / against torch.compile (fast<sub>0</sub>: correct and not suspect); speedups: geometric means "
+            "against eager / against torch.compile</p>")
+    return (f'<div class="scroll"><table class="summary"><thead><tr>{header}</tr></thead>'
+            f'<tbody>{"".join(rows)}</tbody></table></div>{note}')
 
 
 def problems_html(records: list[dict]) -> str:
@@ -129,7 +132,7 @@ def problems_html(records: list[dict]) -> str:
         diff = corr.get("max_abs_diff")
         cells = [
             f'<td class="name">{_e(_label(r))}</td>',
-            f'<td class="{css}">{_e(r["status"])}</td>',
+            f'<td class="name {css}">{_e(r["status"])}</td>',
             f"<td>{_num((timing.get('ours') or {}).get('median_ms'))}</td>",
             f"<td>{_num((timing.get('eager') or {}).get('median_ms'))}</td>",
             f"<td>{_speed(timing.get('speedup_eager'))}</td>",
@@ -142,8 +145,9 @@ def problems_html(records: list[dict]) -> str:
             f'<td class="reasons">{_e(", ".join(x for x in r["reasons"] if x != r["status"]))}</td>',
         ]
         rows.append(f"<tr>{''.join(cells)}</tr>")
-    header = "".join(f'<th class="name">{h}</th>' if i == 0 else f"<th>{h}</th>" for i, h in enumerate(head))
-    return f'<table class="problems"><thead><tr>{header}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+    header = "".join(f'<th class="name">{h}</th>' if i in (0, 1) else f"<th>{h}</th>" for i, h in enumerate(head))
+    return (f'<div class="scroll"><table class="problems"><thead><tr>{header}</tr></thead>'
+            f'<tbody>{"".join(rows)}</tbody></table></div>')
 
 
 def _num(x) -> str:
@@ -184,7 +188,7 @@ def bar_chart(items: list[tuple[str, float]], chart_id: str, reference: float, u
         return f'<p id="{chart_id}" class="meta">No timed correct problems.</p>'
     values = [v for _, v in items]
     lo = 10 ** math.floor(math.log10(min(min(values), reference)))
-    hi = 10 ** math.ceil(math.log10(max(max(values), reference) * 1.0001))
+    hi = 10 ** math.ceil(math.log10(max(max(values) * 1.0001, reference)))
     n = len(items)
     labelled = n <= 50
     left, right, top = 58, 12, 14
@@ -192,7 +196,7 @@ def bar_chart(items: list[tuple[str, float]], chart_id: str, reference: float, u
     plot_h = 260
     bar_w = max(3.0, min(28.0, 1100.0 / n))
     width = int(left + right + bar_w * n)
-    width = max(width, 420)
+    width = max(width, 560)
     height = top + plot_h + bottom
 
     def y(v: float) -> float:
