@@ -149,22 +149,29 @@ class Lexer {
   bool start_logical_line() {
     for (;;) {
       int width = 0;
-      size_t p = pos_;
-      for (; p < src_.size(); ++p) {
-        char c = src_[p];
+      // A backslash continuation inside the indentation: as in CPython, the column of the first backslash
+      // (unless it is 0) is the line's indentation, and a line that ends up blank is skipped.
+      int continued_width = 0;
+      while (pos_ < src_.size()) {
+        char c = src_[pos_];
         if (c == ' ') {
           ++width;
         } else if (c == '\t') {
           width = (width / 8 + 1) * 8;  // a tab advances to the next multiple of 8, as in CPython
         } else if (c == '\f') {
           width = 0;  // form feed resets the column (CPython does the same)
-        } else if (c == '\r' && (p + 1 >= src_.size() || src_[p + 1] != '\n')) {
+        } else if (c == '\r' && peek(1) != '\n') {
           // A lone carriage return is treated as a space: lines are split at '\n' only, like SourceFile.
+        } else if (c == '\\' && (peek(1) == '\n' || (peek(1) == '\r' && peek(2) == '\n'))) {
+          if (continued_width == 0) continued_width = width;
+          ++pos_;
+          take_newline();
+          continue;
         } else {
           break;
         }
+        ++pos_;
       }
-      pos_ = p;
       if (pos_ >= src_.size()) return false;
       char c = src_[pos_];
       if (c == '#') {
@@ -176,7 +183,7 @@ class Lexer {
         continue;
       }
       at_line_start_ = false;
-      indent_to(width);
+      indent_to(continued_width != 0 ? continued_width : width);
       return true;
     }
   }

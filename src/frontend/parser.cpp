@@ -339,6 +339,23 @@ class Parser {
       default: break;
     }
     if (!header) return;
+    skip_or_discard_block(skip_block);
+    // The failed statement's own clauses go with it rather than each fail as a stray `else`.
+    switch (toks_[stmt_start].kind) {
+      case TokKind::KwIf: case TokKind::KwElif: case TokKind::KwElse: case TokKind::KwWhile: case TokKind::KwFor:
+      case TokKind::KwTry: case TokKind::KwExcept: case TokKind::KwFinally:
+        while (at(TokKind::KwElif) || at(TokKind::KwElse) || at(TokKind::KwExcept) || at(TokKind::KwFinally)) {
+          while (!at(TokKind::Newline) && !at(TokKind::EndOfFile)) advance();
+          accept(TokKind::Newline);
+          if (at(TokKind::Indent)) skip_or_discard_block(skip_block);
+        }
+        break;
+      default: break;
+    }
+  }
+
+  // Steps over an indented block, parsing it for its own errors unless told not to (or too deep to).
+  void skip_or_discard_block(bool skip_block) {
     if (skip_block || depth_ + 1 >= kMaxNesting) {
       skip_block_unparsed();
     } else {
@@ -471,8 +488,6 @@ class Parser {
       }
       case TokKind::KwImport: return import_stmt();
       case TokKind::KwFrom: return from_import_stmt();
-      case TokKind::KwYield: fail_unsupported("'yield'");
-      case TokKind::KwAwait: fail_unsupported("'await'");
       default: return expr_stmt();
     }
   }
@@ -506,7 +521,6 @@ class Parser {
       Stmt* s = arena_.stmt(StmtKind::Assign, first->loc);
       s->targets.push_back(first);
       while (accept(TokKind::Assign)) {
-        if (at(TokKind::KwYield)) fail_unsupported("'yield'");
         s->targets.push_back(testlist_star_expr());
       }
       s->value = s->targets.back();
@@ -525,7 +539,6 @@ class Parser {
                "'" + std::string(describe_expr(first)) + "' is an illegal expression for augmented assignment");
       }
       s->targets.push_back(first);
-      if (at(TokKind::KwYield)) fail_unsupported("'yield'");
       s->value = testlist_star_expr();
       return s;
     }
@@ -952,7 +965,13 @@ class Parser {
     Expr* lhs = prefix(min_bp);
     for (;;) {
       TokKind k = cur().kind;
-      if (k == TokKind::Walrus) fail_unsupported("the walrus operator ':='");
+      if (k == TokKind::Walrus) {
+        // Reported, then parsed on (keeping the value) so that the rest of the statement is checked too.
+        report(cur().loc, "the walrus operator ':=' is not supported");
+        advance();
+        lhs = test();
+        continue;
+      }
       if (k == TokKind::KwNot && peek(1).kind != TokKind::KwIn) break;
       const InfixRule* rule = infix_rule(k);
       if (!rule || rule->bp < min_bp) break;
@@ -1026,7 +1045,10 @@ class Parser {
         e->lhs = expr_bp(kBpUnary);
         return e;
       }
-      case TokKind::KwAwait: fail_unsupported("'await'");
+      case TokKind::KwAwait:
+        report(t.loc, "'await' is not supported");  // reported, then parsed on as its operand
+        advance();
+        return primary();
       case TokKind::KwLambda:
         if (min_bp > kBpLowest) fail("invalid syntax: 'lambda' must be parenthesized here");
         return lambda();
@@ -1097,7 +1119,13 @@ class Parser {
       case TokKind::LParen: return paren();
       case TokKind::LBracket: return list_display();
       case TokKind::LBrace: return brace_display();
-      case TokKind::KwYield: fail_unsupported("'yield'");
+      case TokKind::KwYield: {
+        report(t.loc, "'yield' is not supported");  // reported, then parsed on as its value
+        advance();
+        accept(TokKind::KwFrom);
+        if (starts_expression(cur().kind) && !at(TokKind::KwYield)) return testlist_star_expr();
+        return arena_.expr(ExprKind::None, t.loc);
+      }
       default: fail_unexpected();
     }
   }
@@ -1192,7 +1220,6 @@ class Parser {
   Expr* paren() {
     const Token& open = advance();
     if (accept(TokKind::RParen)) return arena_.expr(ExprKind::Tuple, open.loc);
-    if (at(TokKind::KwYield)) fail_unsupported("'yield'");
     Expr* first = star_or_test();
     if (at(TokKind::KwFor) || at(TokKind::KwAsync)) {
       Expr* g = comprehension(ExprKind::GeneratorExp, open.loc, first);

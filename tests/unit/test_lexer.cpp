@@ -105,6 +105,15 @@ TEST(Lexer, BackslashContinuation) {
   EXPECT_EQ(lex_text("x = 1 \\ 2\n"), "x = 1 ERR(unexpected character after line continuation character) 2 NL EOF");
 }
 
+TEST(Lexer, ContinuationInsideIndentation) {
+  // As in CPython: a backslash at column 0 leaves the indentation to the next line; a line made blank by a
+  // continuation is skipped; otherwise the first backslash's column is the indentation.
+  EXPECT_EQ(lex_text("class A:\n    x\n\\\n    y\n"), "class A : NL IN x NL y NL DE EOF");
+  EXPECT_EQ(lex_text("class A:\n    x\n\\\n\n    y\n"), "class A : NL IN x NL y NL DE EOF");
+  EXPECT_EQ(lex_text("if a:\n    x\n  \\\n    y\n"),
+            "if a : NL IN x NL DE ERR(unindent does not match any outer indentation level) y NL EOF");
+}
+
 TEST(Lexer, CommentsAndCrlf) {
   EXPECT_EQ(lex_text("x = 1  # one\r\nif x:\r\n  y # two\r\n"), "x = 1 NL if x : NL IN y NL DE EOF");
 }
