@@ -657,12 +657,19 @@ class Parser {
     Stmt* root = arena_.stmt(StmtKind::If, header.loc);
     root->test = named_test();
     root->body = suite("if", header);
-    // An elif chain nests in the AST (orelse = [If]), so its length is capped like nesting.
+    // An elif chain nests in the AST (orelse = [If]), so each clause counts as a level of nesting (restored
+    // when the statement is done). The chain stops a few levels short of the limit, leaving room for the
+    // clause's own condition and body, and the rest of it is stepped over with one error.
+    struct Restore {
+      int& depth;
+      int saved;
+      ~Restore() { depth = saved; }
+    } restore{depth_, depth_};
     Stmt* tail = root;
-    for (int clauses = 0; at(TokKind::KwElif); ++clauses) {
-      if (clauses >= kMaxNesting) {
-        // Keep what parsed, and step over the rest of the chain rather than fail on each clause.
-        report(cur().loc, "too many 'elif' clauses (more than " + std::to_string(kMaxNesting) + ")");
+    while (at(TokKind::KwElif)) {
+      if (depth_ + 4 >= kMaxNesting) {
+        report(cur().loc, "too deeply nested (more than " + std::to_string(kMaxNesting) +
+                              " levels; each 'elif' counts as one)");
         while (at(TokKind::KwElif) || at(TokKind::KwElse)) {
           while (!at(TokKind::Newline) && !at(TokKind::EndOfFile)) advance();
           accept(TokKind::Newline);
@@ -670,6 +677,7 @@ class Parser {
         }
         return root;
       }
+      ++depth_;
       const Token& elif = advance();
       Stmt* s = arena_.stmt(StmtKind::If, elif.loc);
       s->test = named_test();

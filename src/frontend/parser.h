@@ -8,8 +8,8 @@
 namespace tz {
 
 // Parses a whole file. On errors, they are added to `diags` and the returned module holds what parsed.
-// The tree's depth is bounded whatever the input (at most 200 nested blocks or brackets, 200 elif clauses,
-// and 500 levels within one statement's expressions), so recursive walks over it cannot overflow the stack.
+// The tree's depth is bounded whatever the input (at most 200 nested blocks, brackets or elif clauses, and
+// 500 levels within one statement's expressions), so recursive walks over it cannot overflow the stack.
 ast::Module parse(const SourceFile& file, ast::AstArena& arena, Diagnostics& diags);
 
 }  // namespace tz

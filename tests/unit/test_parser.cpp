@@ -441,7 +441,17 @@ TEST(ParserLimits, DeepBlocksAndElifChains) {
   for (int i = 0; i < 5000; ++i) elifs += "elif a:\n  pass\n";
   Parsed q = parse_text(elifs + "else:\n  pass\ny = 1\n");
   ASSERT_EQ(q.errors.size(), 1u);
-  EXPECT_EQ(q.errors[0], "403:1: too many 'elif' clauses (more than 200)");
+  EXPECT_EQ(q.errors[0], "395:1: too deeply nested (more than 200 levels; each 'elif' counts as one)");
+  // An elif chain inside deep blocks counts towards the same limit.
+  std::string nested;
+  for (int i = 0; i < 150; ++i) nested += std::string(static_cast<size_t>(i), ' ') + "if x:\n";
+  std::string pad(150, ' ');
+  nested += pad + "if a:\n" + pad + "  pass\n";
+  for (int i = 0; i < 100; ++i) nested += pad + "elif a:\n" + pad + "  pass\n";
+  Parsed r = parse_text(nested + "y = 1\n");
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_NE(r.errors[0].find("each 'elif' counts as one"), std::string::npos);
+  EXPECT_NE(r.dump.find("(= y 1)"), std::string::npos);
   EXPECT_NE(q.dump.find("(= y 1)"), std::string::npos);
 }
 
