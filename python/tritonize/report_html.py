@@ -13,7 +13,7 @@ import math
 from .metrics import BASELINES, FAST_P, _p_key, best_sample, group_by_problem, is_fast_candidate
 
 CSS = """
-body { font-family: system-ui, -apple-system, 'Segoe UI', sans-serif; margin: 2em auto; max-width: 1280px;
+body { font-family: system-ui, -apple-system, 'Segoe UI', sans-serif; margin: 2em auto; max-width: 1440px;
        color: #1d2330; padding: 0 1em; }
 h1 { font-size: 1.6em; margin-bottom: 0.2em; } h2 { font-size: 1.2em; margin-top: 1.8em; }
 p.meta { color: #556; margin-top: 0.3em; font-size: 0.9em; }
