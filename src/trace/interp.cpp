@@ -322,6 +322,10 @@ void Interp::step(SourceLoc loc) {
 
 void Interp::run_module() {
   frames_.resize(1);
+  // Imported, not run as a script: `if __name__ == "__main__":` blocks are skipped.
+  std::string stem = file ? file->path.substr(file->path.find_last_of('/') + 1) : "model";
+  globals->vars["__name__"] = str(stem.substr(0, stem.rfind('.')));
+  globals->vars["__file__"] = str(file ? file->path : "model.py");
   exec_block(module.body);
 }
 
@@ -1822,6 +1826,7 @@ int Interp::register_module(InstanceObj* inst, bool top) {
   inst->module_id = static_cast<int>(modules.size());
   modules.push_back(inst);
   inst->attrs.push_back({"training", Slot::Plain, true, Value::boolean(true)});
+  inst->replayed = top || phase == Phase::Init;
   if (top) {
     replay.set_self(inst->module_id);
   } else if (phase == Phase::Init) {
@@ -1860,6 +1865,7 @@ void Interp::register_parameter(InstanceObj* m, const std::string& name, const V
     fail(loc, "cannot assign a " + type_name(v) + " as parameter '" + name + "' (nn.Parameter or None expected)");
   }
   if (phase != Phase::Init) fail(loc, "parameters can only be created in __init__");
+  if (!m->replayed) fail(loc, "a parameter of a module created outside __init__ cannot be replayed in ModelNew");
   TensorObj* t = tensor_of(v);
   std::string target = InitRecorder::ref(m->module_id) + "." + name;
   replay.text(target + " = " + tensor_expr(v, 0, loc));
@@ -1883,6 +1889,7 @@ void Interp::register_buffer(InstanceObj* m, const std::string& name, const Valu
     e = nullptr;
   }
   if (phase == Phase::Init) {
+    if (!m->replayed) fail(loc, "a buffer of a module created outside __init__ cannot be replayed in ModelNew");
     std::string ref = InitRecorder::ref(m->module_id);
     std::string value = v.is_none() ? "None" : tensor_expr(v, 0, loc);
     if (e && !explicit_call) {
@@ -1914,7 +1921,10 @@ void Interp::add_module(InstanceObj* m, const std::string& key, const Value& chi
     remove_entry(m, key);
     e = nullptr;
   }
-  if (phase == Phase::Init && !child.is_none()) replay.attach(m->module_id, key, child.as<InstanceObj>()->module_id);
+  if (phase == Phase::Init && !child.is_none()) {
+    if (!m->replayed) fail(loc, "a module created outside __init__ cannot hold modules in ModelNew's replay");
+    replay.attach(m->module_id, key, child.as<InstanceObj>()->module_id);
+  }
   if (!e) m->attrs.push_back({key, Slot::Module, true, child});
   else e->value = child;
 }

@@ -177,6 +177,7 @@ struct InstanceObj : Obj {
   ClassObj* cls = nullptr;
   std::vector<AttrEntry> attrs;
   int module_id = -1;  // nn.Module instances: index into the tracer's module table
+  bool replayed = false;  // created in __init__ (or the traced module): ModelNew has a counterpart
   AttrEntry* find(const std::string& name);
   bool is_module() const { return module_id >= 0; }
 };

@@ -766,6 +766,105 @@ TEST(TraceErrors, FStringsAndMisc) {
             "8:20: name 'undefined_name' is not defined");
 }
 
+TEST(TraceInterp, PythonSubset) {
+  // Classes with inheritance and super() in both spellings, properties, static and class methods, *args,
+  // **kwargs, keyword-only parameters, closures, comprehensions, unpacking, string formatting.
+  std::string src = std::string(kHeader) +
+                    "import math, numpy as np\n"
+                    "from typing import Optional\n"
+                    "CFG = dict(scale=2, names=['a', 'b'])\n"
+                    "def compose(*fs):\n"
+                    "    def run(v):\n"
+                    "        for f in reversed(fs):\n"
+                    "            v = f(v)\n"
+                    "        return v\n"
+                    "    return run\n"
+                    "class Base(nn.Module):\n"
+                    "    factor = 3\n"
+                    "    def __init__(self, *, k: int = 1, **extra):\n"
+                    "        nn.Module.__init__(self)\n"
+                    "        self.k = k + len(extra)\n"
+                    "    @property\n"
+                    "    def double(self):\n"
+                    "        return 2 * self.k\n"
+                    "    @staticmethod\n"
+                    "    def sq(v):\n"
+                    "        return v * v\n"
+                    "    @classmethod\n"
+                    "    def make(cls, **kw):\n"
+                    "        return cls(**kw)\n"
+                    "class Model(Base):\n"
+                    "    \"\"\"docstring\"\"\"\n"
+                    "    def __init__(self, a, b=4, *rest):\n"
+                    "        super(Model, self).__init__(k=a, unused=None)\n"
+                    "        first, *middle, last = [a, b, *rest, 9]\n"
+                    "        self.n = sum(x for x in middle) + last\n"
+                    "        self.table = {n: i for i, n in enumerate(CFG['names'])}\n"
+                    "        self.label = '{}-{:.2f}-{k}'.format(a, 0.5, k=self.double) + f'|{b:>3}|{b!r}'\n"
+                    "        assert self.label == '1-0.50-4|  4|4', self.label\n"
+                    "        assert 'x' not in self.table and self.table.get('b') == 1\n"
+                    "        self.f = compose(lambda t: t + self.factor, self.sq)\n"
+                    "    def forward(self, x: torch.Tensor) -> torch.Tensor:\n"
+                    "        s = self.n if self.n > 100 else -self.n\n"
+                    "        return self.f(x) * s * CFG['scale'] * math.floor(2.5) * int(-7 // 2) % 100\n"
+                    "if __name__ == '__main__':\n"
+                    "    np.random.seed(0)\n"
+                    "def get_inputs():\n"
+                    "    return [torch.randn(2)]\n"
+                    "def get_init_inputs():\n"
+                    "    return [1, 4, 5]\n";
+  EXPECT_EQ(trace_error(src), "40:16: the tensor operator % is not supported");
+  std::string ok = src;
+  ok.replace(ok.find(" % 100"), 6, "");
+  // n = sum([4, 5]) + 9 = 18; f(x) = x * x + 3; then * -18 * 2 * 2 * -4.
+  EXPECT_EQ(body(trace_text(ok).graph),
+            "%0 = input #0 : f32[2]\n"
+            "%1 = mul %0 %0 : f32[2]\n"
+            "%2 = const 3 : f32[]\n"
+            "%3 = add %1 %2 : f32[2]\n"
+            "%4 = const -18 : f32[]\n"
+            "%5 = mul %3 %4 : f32[2]\n"
+            "%6 = const 2 : f32[]\n"
+            "%7 = mul %5 %6 : f32[2]\n"
+            "%8 = mul %7 %6 : f32[2]\n"
+            "%9 = const -4 : f32[]\n"
+            "%10 = mul %8 %9 : f32[2]\n"
+            "return %10\n");
+  EXPECT_EQ(trace_text(ok).result.init.signature, "a, b=4, *rest");
+}
+
+TEST(TraceErrors, ModulesOutsideInit) {
+  std::string src = std::string(kHeader) +
+                    "SHARED = nn.Module()\n"
+                    "class Model(nn.Module):\n"
+                    "    def __init__(self):\n"
+                    "        super().__init__()\n"
+                    "        SHARED.w = nn.Parameter(torch.zeros(2))\n"
+                    "    def forward(self, x):\n"
+                    "        return x\n"
+                    "def get_inputs():\n"
+                    "    return [torch.randn(2)]\n"
+                    "def get_init_inputs():\n"
+                    "    return []\n";
+  EXPECT_EQ(trace_error(src), "8:9: a parameter of a module created outside __init__ cannot be replayed in ModelNew");
+  std::string src2 = std::string(kHeader) +
+                     "W = torch.randn(2)\n"
+                     "class Model(nn.Module):\n"
+                     "    def __init__(self):\n"
+                     "        super().__init__()\n"
+                     "        self.w = nn.Parameter(W * 2)\n"
+                     "    def forward(self, x):\n"
+                     "        return x * self.w\n"
+                     "def get_inputs():\n"
+                     "    return [torch.randn(2)]\n"
+                     "def get_init_inputs():\n"
+                     "    return []\n";
+  EXPECT_EQ(trace_error(src2),
+            "8:18: this tensor was created outside __init__ (at module level?) and cannot be replayed in ModelNew");
+  EXPECT_EQ(trace_error(forward_module("        return x.scatter_(0, x, x)\n", "torch.randn(2)")),
+            "8:16: Tensor.scatter_ is an in-place operation: not supported in forward() (write x = x.scatter(...))");
+}
+
 // Every corpus problem traces without error.
 TEST(Trace, Corpus) {
   namespace fs = std::filesystem;
