@@ -220,13 +220,18 @@ class _Checker:
                     self.aliases[a.asname or a.name] = f"{node.module}.{a.name}"
 
     def _collect_definitions(self) -> None:
+        class_nodes = []
         for node in self.tree.body:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 self.functions[node.name] = node
                 if any(self._is_triton_decorator(d) for d in node.decorator_list):
                     self.kernels.add(node.name)
             elif isinstance(node, ast.ClassDef):
-                self.classes[node.name] = self._class_info(node)
+                class_nodes.append(node)
+        # all class names first: a submodule's class may be defined after the class that uses it
+        self.classes = {node.name: None for node in class_nodes}  # type: ignore[misc]
+        for node in class_nodes:
+            self.classes[node.name] = self._class_info(node)
 
     def _is_triton_decorator(self, decorator: ast.expr) -> bool:
         target = decorator.func if isinstance(decorator, ast.Call) else decorator

@@ -147,3 +147,19 @@ def test_bench_usage_errors():
     assert run_module("tritonize.bench").returncode == 2
     assert run_module("tritonize.bench", DATA).returncode == 2  # PATHS without --gen-dir
     assert run_module("tritonize.check", "no_such_ref.py", "no_such_gen.py").returncode == 2
+
+
+def test_pool_spreads_jobs_over_gpus(tmp_path):
+    from tritonize import problem, runner
+
+    pairs = []
+    for name in ("first", "second"):
+        shutil.copy(os.path.join(DATA, "scaled_relu.py"), tmp_path / f"{name}.py")
+        pairs.append((str(tmp_path / f"{name}.py"), os.path.join(DATA, "scaled_relu_good.py")))
+    options = runner.Options(no_timing=True, work_dir=str(tmp_path / "work"), timeout=300)
+    jobs = runner.plan_jobs(problem.problems_from_pairs(pairs), options)
+    seen = []
+    records = runner.Pool([0, 1], options, seen.append).run(jobs)
+    assert sorted(r["problem"] for r in records) == ["first", "second"]
+    assert all(r["status"] == "pass" and r["gpu"] in (0, 1) for r in records)
+    assert len(seen) == 2

@@ -137,3 +137,10 @@ def test_kernelbench_rules():
     source = open(os.path.join(STATIC_CASES, "good_scaled_relu.py")).read()
     assert static_check.kernelbench_check(source) == []
     assert any("try" in p for p in static_check.kernelbench_check(source + "\ntry:\n    x = 1\nexcept:\n    x = 2\n"))
+
+
+def test_submodule_defined_after_its_user_is_followed():
+    source = MODEL_TEMPLATE.format(helpers="", body="        return self.sub(x)").replace(
+        "        self.count = 0\n", "        self.count = 0\n        self.sub = Later()\n")
+    source += "\n\nclass Later(nn.Module):\n    def forward(self, x):\n        return x * 2\n"
+    assert static_check.check_source(source).rules() == ["tensor_arith"]
