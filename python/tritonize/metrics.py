@@ -93,7 +93,7 @@ def scores(records: list[dict]) -> dict:
         "correct": sum(1 for r in best if r.get("correct")),
         "suspect": sum(1 for r in best if r.get("status") == "suspect"),
         "status_counts": dict(Counter(r["status"] for r in best)),
-        "fast_p": {b: {_p_key(p): fast_p(best, p, b) for p in FAST_P} for b in BASELINES},
+        "fast_p": {b: {p_key(p): fast_p(best, p, b) for p in FAST_P} for b in BASELINES},
         "geomean_speedup": {b: geomean([speedup(r, b) for r in counted]) for b in BASELINES},
         "geomean_achieved_fraction": geomean(fractions),
         "pass_at_k": {},
@@ -107,5 +107,6 @@ def scores(records: list[dict]) -> dict:
     return result
 
 
-def _p_key(p: float) -> str:
+def p_key(p: float) -> str:
+    """The key of a fast_p threshold in the scores ("0", "0.5", "1")."""
     return f"{p:g}"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import html
 import math
 
-from .metrics import BASELINES, FAST_P, _p_key, best_sample, group_by_problem, is_fast_candidate
+from .metrics import BASELINES, FAST_P, p_key, best_sample, group_by_problem, is_fast_candidate
 
 CSS = """
 body { font-family: system-ui, -apple-system, 'Segoe UI', sans-serif; margin: 2em auto; max-width: 1440px;
@@ -99,7 +99,7 @@ def _speed(x) -> str:
 
 def summary_html(summary: dict) -> str:
     head = ["group", "problems", "samples", "correct", "suspect"]
-    head += [f"fast<sub>{_p_key(p)}</sub>" for p in FAST_P]
+    head += [f"fast<sub>{p_key(p)}</sub>" for p in FAST_P]
     head += ["geomean speedup", "geomean of floor"]
     ks = sorted({k for s in [summary["total"]] + list(summary["groups"].values()) for k in s["pass_at_k"]}, key=int)
     head += [f"pass@{k}" for k in ks]
@@ -108,7 +108,7 @@ def summary_html(summary: dict) -> str:
     for index, (name, s) in enumerate(entries):
         cells = [f'<td class="name">{_e(name)}</td>', f"<td>{s['problems']}</td>", f"<td>{s['samples']}</td>",
                  f"<td>{s['correct']} ({_pct(s['correct'] / max(1, s['problems']))})</td>", f"<td>{s['suspect']}</td>"]
-        cells += [f"<td>{' / '.join(_pct(s['fast_p'][b][_p_key(p)]) for b in BASELINES)}</td>" for p in FAST_P]
+        cells += [f"<td>{' / '.join(_pct(s['fast_p'][b][p_key(p)]) for b in BASELINES)}</td>" for p in FAST_P]
         cells.append(f"<td>{' / '.join(_speed(s['geomean_speedup'][b]) for b in BASELINES)}</td>")
         cells.append(f"<td>{_pct(s['geomean_achieved_fraction'])}</td>")
         cells += [f"<td>{_pct(s['pass_at_k'].get(k))}</td>" for k in ks]

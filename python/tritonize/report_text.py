@@ -4,7 +4,7 @@ from __future__ import annotations
 import sys
 import time
 
-from .metrics import BASELINES, FAST_P, _p_key
+from .metrics import BASELINES, FAST_P, p_key
 
 
 def _clock(seconds: float) -> str:
@@ -87,7 +87,7 @@ def results_table(records: list[dict]) -> str:
 
 def summary_table(summary: dict) -> str:
     header = ["group", "problems", "correct", "suspect"]
-    header += [f"fast_{_p_key(p)} e/c" for p in FAST_P if p > 0]
+    header += [f"fast_{p_key(p)} e/c" for p in FAST_P if p > 0]
     header += ["geomean e", "geomean c", "pass@1"]
     rows = []
     for name, s in list(summary["groups"].items()) + [("TOTAL", summary["total"])]:
@@ -95,7 +95,7 @@ def summary_table(summary: dict) -> str:
                str(s["suspect"])]
         for p in FAST_P:
             if p > 0:
-                e, c = (s["fast_p"][b][_p_key(p)] for b in BASELINES)
+                e, c = (s["fast_p"][b][p_key(p)] for b in BASELINES)
                 row.append(f"{e:.0%}/{c:.0%}")
         row += [_x(s["geomean_speedup"]["eager"]), _x(s["geomean_speedup"]["compile"]),
                 "-" if "1" not in s["pass_at_k"] else f"{s['pass_at_k']['1']:.0%}"]

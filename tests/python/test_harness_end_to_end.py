@@ -7,7 +7,6 @@ import shutil
 import subprocess
 import sys
 
-import pytest
 from harness_paths import DATA, HACKS, REPO
 
 sys.path.insert(0, os.path.join(REPO, "tests", "gpu"))
