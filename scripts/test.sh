@@ -97,7 +97,7 @@ stage_asan() {
       status=$?
       if ((status == 86 || status >= 128)); then
         echo "sanitizer report (exit $status): build-asan/tritonize convert $f $args"
-        tail -n 40 "$out/log"
+        awk '/^Shadow bytes around/ {exit} {print}' "$out/log" | tail -n 40
         bad=$((bad + 1))
       fi
     done

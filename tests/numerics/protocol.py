@@ -47,6 +47,7 @@ def run_protocol(ref, gen, overrides=(), trials=5, seed=42, timeout=300, python=
     for o in overrides:
         cmd += ["--set", o]
     env = dict(os.environ, TRITON_INTERPRET="1", PYTHONDONTWRITEBYTECODE="1")
+    env.setdefault("OMP_NUM_THREADS", "1")  # the shapes are tiny, and pytest-xdist runs one protocol per core
     t0 = time.monotonic()
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
@@ -107,6 +108,14 @@ def patch_interpreter():
     - tl.dot on bf16 operands: the interpreter keeps bf16 as raw uint16 bits and multiplies the bits. Both
       operands are widened to fp32 first, which is exact, so the product is what the GPU computes (exact
       bf16 products, fp32 accumulation).
+    - casts to and from bf16: fp32 -> bf16 (`.to(tl.bfloat16)`, a store of fp32 into a bf16 tensor) drops
+      the low bits (rounds toward zero, up to 1 ulp off) where the GPU, like PyTorch, rounds to nearest
+      even; int/fp16 <-> bf16 convert the raw bits as numbers.
+    - arithmetic, comparisons, min/max, tl.clamp, tl.fma, reductions and scans on bf16 values, and bf16
+      constants: the interpreter applies numpy to the raw bits (or has no bf16 constant at all). They are
+      computed in fp32 and rounded to nearest even (reductions and scans round once, at the end).
+    The generated code upcasts bf16 to fp32 before any math anyway (DESIGN.md, Numerics); these patches keep
+    a kernel that does exact bf16 work (max, select, negate) from failing here when it is right on the GPU.
     """
     import numpy as np
     import triton.language as tl
@@ -115,18 +124,103 @@ def patch_interpreter():
     original = interp.InterpreterBuilder.create_dot
     if getattr(original, "_tritonize_patched", False):
         return
+    B = interp.InterpreterBuilder
+    original_cast, original_binary = B.cast_impl, B.binary_op
+    original_ternary, original_fma = B.ternary_op, B.create_fma
+    bitwise = (np.bitwise_and, np.bitwise_or, np.bitwise_xor, np.left_shift, np.right_shift)
+
+    def is_bf16(*handles):
+        return all(h.dtype.scalar == tl.bfloat16 for h in handles)
+
+    def to_bf16(x):
+        """fp32 values -> bf16 bits (uint16), rounded to nearest even."""
+        x = np.asarray(x, dtype=np.float32)
+        bits = x.view(np.uint32)
+        with np.errstate(over="ignore"):
+            rounded = ((bits + np.uint32(0x7FFF) + ((bits >> 16) & np.uint32(1))) >> 16).astype(np.uint16)
+        return np.where(np.isnan(x), np.uint16(0x7FC0), rounded)
+
+    def widen_bits(bits):
+        """bf16 bits (uint16) -> fp32 values, exactly."""
+        return (np.asarray(bits).astype(np.uint32) << 16).view(np.float32)
 
     def widen(h):
         if h.dtype.scalar == tl.bfloat16:
-            data = interp._convert_float(h.data, tl.bfloat16, tl.float32, None).view(np.float32)
-            return interp.TensorHandle(data, tl.float32)
+            return interp.TensorHandle(widen_bits(h.data), tl.float32)
         return h
+
+    def narrow(h):
+        """An fp32 result of a bf16 operation back to bf16; comparisons (bool data) keep their data."""
+        if h.data.dtype == np.bool_:
+            return interp.TensorHandle(h.data, tl.bfloat16)
+        return interp.TensorHandle(to_bf16(h.data), tl.bfloat16)
+
+    def cast_impl(self, src, dst_type):
+        s, d = src.dtype.scalar, dst_type.scalar
+        if d == tl.bfloat16 and s != tl.bfloat16:  # from fp32 (rounding), ints, fp16, bool (bits before)
+            return interp.TensorHandle(to_bf16(np.asarray(src.data).astype(np.float32)), tl.bfloat16)
+        if s == tl.bfloat16 and d != tl.bfloat16:  # to ints, fp16, fp64 (bits before)
+            return interp.TensorHandle(widen_bits(src.data).astype(interp._get_np_dtype(dst_type)), d)
+        return original_cast(self, src, dst_type)
+
+    def binary_op(self, lhs, rhs, op):
+        if is_bf16(lhs, rhs) and op not in bitwise:
+            return narrow(original_binary(self, widen(lhs), widen(rhs), op))
+        return original_binary(self, lhs, rhs, op)
+
+    def ternary_op(self, lhs, rhs, other, op):
+        if op is np.clip and is_bf16(lhs, rhs, other):  # tl.clamp; np.where selects bits, which is right
+            return narrow(original_ternary(self, widen(lhs), widen(rhs), widen(other), op))
+        return original_ternary(self, lhs, rhs, other, op)
+
+    def create_fma(self, x, y, z):
+        if is_bf16(x, y, z):
+            return narrow(original_fma(self, widen(x), widen(y), widen(z)))
+        return original_fma(self, x, y, z)
+
+    def get_bf16(self, value):
+        return interp.TensorHandle(to_bf16(np.array([value], dtype=np.float32)), tl.bfloat16)
+
+    R, S = interp.ReduceOps, interp.ScanOps
+    original_sum, original_min_max = R.sum, R.min_max
+    original_cumsum, original_cumprod = S.cumsum, S.cumprod
+
+    def reduce_sum(self, input):
+        if input.dtype.scalar != tl.bfloat16:
+            return original_sum(self, input)
+        return self.to_tensor(to_bf16(np.sum(widen_bits(input.handle.data), axis=self.axis,
+                                             keepdims=self.keep_dims)), input.dtype)
+
+    def reduce_min_max(self, input, val_reduce_op, idx_reduce_op=None):
+        value = input[0] if isinstance(input, tuple) else input
+        if value.dtype.scalar != tl.bfloat16:
+            return original_min_max(self, input, val_reduce_op, idx_reduce_op)
+        data = widen_bits(value.handle.data)
+        out = []
+        if val_reduce_op:
+            out.append(self.to_tensor(to_bf16(val_reduce_op(data, axis=self.axis, keepdims=self.keep_dims)),
+                                      value.dtype))
+        if idx_reduce_op:
+            out.append(self.to_tensor(idx_reduce_op(data, axis=self.axis, keepdims=self.keep_dims), tl.int32))
+        return out[0] if len(out) == 1 else tuple(out)
+
+    def scan(original, np_op):
+        def run(self, input):
+            if input.dtype.scalar != tl.bfloat16:
+                return original(self, input)
+            return [self.to_tensor(to_bf16(np_op(widen_bits(input.handle.data), axis=self.axis)), input.dtype)]
+        return run
+
+    R.sum, R.min_max = reduce_sum, reduce_min_max
+    S.cumsum, S.cumprod = scan(original_cumsum, np.cumsum), scan(original_cumprod, np.cumprod)
 
     def create_dot(self, a, b, d, input_precision, max_num_imprecise_acc):
         return original(self, widen(a), widen(b), d, input_precision, max_num_imprecise_acc)
 
     create_dot._tritonize_patched = True
     interp.InterpreterBuilder.create_dot = create_dot
+    B.cast_impl, B.binary_op, B.ternary_op, B.create_fma = cast_impl, binary_op, ternary_op, create_fma
+    B.get_bf16 = get_bf16
     # numpy 2.3 warns on every int() of a one-element array, which the interpreter does for each loop bound.
     warnings.filterwarnings("ignore", message="Conversion of an array with ndim > 0 to a scalar",
                             category=DeprecationWarning)
