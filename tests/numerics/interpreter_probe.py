@@ -450,6 +450,34 @@ def idiv():
     return "C semantics (truncate), as on the GPU: not Python's/PyTorch's floor"
 
 
+@triton.autotune(configs=[triton.Config({"BLOCK": 32}), triton.Config({"BLOCK": 64}, num_warps=8)], key=["n"])
+@triton.jit
+def _tuned(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) + 1.0, mask=offs < n)
+
+
+@case("@triton.autotune with two configs")
+def tuned():
+    x = torch.randn(100)
+    y = torch.empty_like(x)
+    _tuned[lambda meta: (triton.cdiv(100, meta["BLOCK"]),)](x, y, 100)
+    close(y, x + 1, 0)
+    return f"ran BLOCK={_tuned.best_config.kwargs['BLOCK']}"
+
+
+@case("torch.cuda.device(cpu tensor's device) in a launcher")
+def cuda_device_guard():
+    with torch.cuda.device(torch.empty(1).device):
+        pass
+
+
+@case("tl.arange(0, 48): not a power of 2")
+def arange_48():
+    x, y = torch.randn(48), torch.empty(48)
+    _copy[(1,)](x, y, 48, BLOCK=48)
+
+
 @triton.jit
 def _copy(x_ptr, o_ptr, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)

@@ -116,6 +116,8 @@ def patch_interpreter():
       computed in fp32 and rounded to nearest even (reductions and scans round once, at the end).
     The generated code upcasts bf16 to fp32 before any math anyway (DESIGN.md, Numerics); these patches keep
     a kernel that does exact bf16 work (max, select, negate) from failing here when it is right on the GPU.
+    - @triton.autotune with more than one config: benchmarking needs a GPU driver ("0 active drivers").
+      Here no config is timed and the first one (after pruning) runs.
     """
     import numpy as np
     import triton.language as tl
@@ -216,6 +218,9 @@ def patch_interpreter():
 
     def create_dot(self, a, b, d, input_precision, max_num_imprecise_acc):
         return original(self, widen(a), widen(b), d, input_precision, max_num_imprecise_acc)
+
+    from triton.runtime.autotuner import Autotuner
+    Autotuner.do_bench = property(lambda self: lambda kernel_call, quantiles: [0.0, 0.0, 0.0])
 
     create_dot._tritonize_patched = True
     interp.InterpreterBuilder.create_dot = create_dot
