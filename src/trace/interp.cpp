@@ -961,9 +961,8 @@ Value Interp::unary(ast::Op op, const Value& v, SourceLoc loc) {
     }
     TensorObj* rt = tensor_of(r);
     if (phase == Phase::Init && !rt->node && !t->expr.empty()) {
-      rt->expr = std::string(op == ast::Op::Neg ? "-" : "~") + tensor_expr(v, kPrecUnary, loc);
-      rt->prec = kPrecUnary;
-      rt->phase = Phase::Init;
+      set_init_expr(rt, std::string(op == ast::Op::Neg ? "-" : "~") + tensor_expr(v, kPrecUnary, loc), kPrecUnary,
+                    {v});
     }
     return r;
   }
@@ -1022,9 +1021,7 @@ Value Interp::binary(ast::Op op, const Value& a, const Value& b, SourceLoc loc) 
         bool right_assoc = op == O::Pow;
         std::string lhs = tensor_expr(a, right_assoc ? p + 1 : p, loc);
         std::string rhs = tensor_expr(b, right_assoc ? kPrecUnary : p + 1, loc);
-        rt->expr = lhs + " " + ast::op_name(op) + " " + rhs;
-        rt->prec = p;
-        rt->phase = Phase::Init;
+        set_init_expr(rt, lhs + " " + ast::op_name(op) + " " + rhs, p, {a, b});
       }
     }
     return r;
@@ -1206,10 +1203,9 @@ Value Interp::compare(ast::Op op, const Value& a, const Value& b, SourceLoc loc)
       TensorObj* rt = tensor_of(r);
       auto has_expr = [](const Value& v) { return !v.is(Kind::Tensor) || !tensor_of(v)->expr.empty(); };
       if (phase == Phase::Init && !rt->node && has_expr(a) && has_expr(b)) {
-        rt->expr = tensor_expr(a, kPrecCompare + 1, loc) + " " + ast::op_name(op) + " " +
-                   tensor_expr(b, kPrecCompare + 1, loc);
-        rt->prec = kPrecCompare;
-        rt->phase = Phase::Init;
+        set_init_expr(rt, tensor_expr(a, kPrecCompare + 1, loc) + " " + ast::op_name(op) + " " +
+                              tensor_expr(b, kPrecCompare + 1, loc),
+                      kPrecCompare, {a, b});
       }
       return r;
     }
@@ -1348,7 +1344,33 @@ Value Interp::subscript(const Value& obj, const Value& index, SourceLoc loc) {
         if (values_equal(k, index)) return v;
       }
       fail(loc, "KeyError: " + py_str(index));
-    case Kind::Tensor: return t_index(*this, obj, index, loc);
+    case Kind::Tensor: {
+      Value r = t_index(*this, obj, index, loc);
+      TensorObj* rt = tensor_of(r);
+      if (phase == Phase::Init && !rt->node && rt != tensor_of(obj) && !tensor_of(obj)->expr.empty()) {
+        std::vector<Value> parts = index.is(Kind::Tuple) ? items_of(index) : std::vector<Value>{index};
+        std::string text;
+        for (size_t i = 0; i < parts.size(); ++i) {
+          const Value& p = parts[i];
+          std::string item;
+          if (p.is(Kind::Slice)) {
+            auto* sl = p.as<SliceObj>();
+            item = (sl->lower.is_none() ? "" : render_arg(sl->lower, loc)) + ":" +
+                   (sl->upper.is_none() ? "" : render_arg(sl->upper, loc));
+            if (!sl->step.is_none()) item += ":" + render_arg(sl->step, loc);
+          } else {
+            item = render_arg(p, loc);
+          }
+          text += (i ? ", " : "") + item;
+        }
+        set_init_expr(rt, tensor_expr(obj, kPrecPostfix, loc) + "[" + text + "]", kPrecPostfix, {obj});
+        Value base = obj;
+        make_view(rt, tensor_of(obj), false, [this, base, text, loc] {
+          return tensor_expr(base, kPrecPostfix, loc) + "[" + text + "]";
+        });
+      }
+      return r;
+    }
     case Kind::Instance: {
       auto* inst = obj.as<InstanceObj>();
       ModuleKind mk = inst->cls->module;
@@ -1433,14 +1455,23 @@ Value Interp::call(const Value& f, CallArgs& args, SourceLoc loc) {
           if (ok) {
             std::string callee = b->replay[0] == '.' ? tensor_expr(b->self, kPrecPostfix, loc) + b->replay : b->replay;
             std::string text = render_call(callee, original, loc);
+            std::vector<Value> operands = original.pos;
+            for (const auto& [k, v] : original.kw) operands.push_back(v);
+            if (b->has_self) operands.insert(operands.begin(), b->self);
             auto set = [&](const Value& v, const std::string& e) {
-              if (!lazy(v)) return;
-              tensor_of(v)->expr = e;
-              tensor_of(v)->prec = kPrecPostfix;
-              tensor_of(v)->phase = Phase::Init;
+              if (lazy(v)) set_init_expr(tensor_of(v), e, kPrecPostfix, operands);
             };
             if (r.is(Kind::Tensor)) {
               set(r, text);
+              auto first = std::find_if(operands.begin(), operands.end(), [](const Value& v) { return v.is(Kind::Tensor); });
+              if (b->is_view && first != operands.end() && tensor_of(*first) != tensor_of(r)) {
+                std::string replay = b->replay;
+                Value self = b->self;
+                make_view(tensor_of(r), tensor_of(*first), false, [this, replay, self, original, loc] {
+                  std::string callee = replay[0] == '.' ? tensor_expr(self, kPrecPostfix, loc) + replay : replay;
+                  return render_call(callee, original, loc);
+                });
+              }
             } else {
               for (size_t i = 0; i < items_of(r).size(); ++i) set(items_of(r)[i], text + "[" + std::to_string(i) + "]");
             }
@@ -1774,6 +1805,90 @@ std::string Interp::tensor_expr(const Value& v, int prec, SourceLoc loc) {
   // A negative literal is a unary minus in Python's grammar: (-1) ** 2.
   if (!r.empty() && r[0] == '-' && prec > kPrecUnary) return "(" + r + ")";
   return r;
+}
+
+void Interp::set_init_expr(TensorObj* t, std::string expr, int prec, const std::vector<Value>& operands) {
+  t->expr = std::move(expr);
+  t->prec = prec;
+  t->phase = Phase::Init;
+  std::function<void(const Value&)> read = [&](const Value& v) {
+    if (v.is_seq()) {
+      for (const Value& x : items_of(v)) read(x);
+      return;
+    }
+    if (!v.is(Kind::Tensor)) return;
+    TensorObj* o = tensor_of(v);
+    if (o->lvalue) t->deps.push_back(o);
+    t->deps.insert(t->deps.end(), o->deps.begin(), o->deps.end());
+  };
+  for (const Value& v : operands) read(v);
+  if (!t->deps.empty()) lazy_init.push_back(t);
+}
+
+void Interp::make_view(TensorObj* t, TensorObj* base, bool identity, std::function<std::string()> rerender) {
+  t->base = base;
+  t->identity_view = identity;
+  t->rerender = std::move(rerender);
+  base->views.push_back(t);
+}
+
+void Interp::before_mutation(TensorObj* t, SourceLoc loc) {
+  TensorObj* root = t;
+  while (root->base) root = root->base;
+  std::vector<TensorObj*> storage;  // the root and all its views, parents before children
+  std::function<void(TensorObj*)> collect = [&](TensorObj* v) {
+    storage.push_back(v);
+    for (TensorObj* c : v->views) collect(c);
+  };
+  collect(root);
+  if (!root->lvalue) {
+    // The storage has no name yet. If a view of it was already written out (registered as a parameter,
+    // say), the storage is reached through that view; otherwise the root gets a temporary.
+    TensorObj* named = nullptr;
+    for (TensorObj* v : storage) {
+      if (v->lvalue && !named) named = v;
+    }
+    bool identity_chain = true;
+    for (TensorObj* v = t; v != root; v = v->base) identity_chain = identity_chain && v->identity_view;
+    if (!named && t != root && identity_chain) {
+      // Name the changed tensor, or the parameter it is an alias of (`_t0 = nn.Parameter(...)`), and
+      // reach the storage through it.
+      named = t;
+      for (TensorObj* v = t; v != root; v = v->base) {
+        if (v->is_param) named = v;
+      }
+      materialize(named, loc);
+    }
+    if (named) {
+      for (TensorObj* v = named; v != root; v = v->base) {
+        if (!v->identity_view) {
+          fail(loc, "an in-place change of a tensor after a view of it was stored is not supported in __init__ "
+                    "(change it before taking the view)");
+        }
+      }
+      if (root->expr.empty()) fail(loc, "this tensor cannot be replayed in ModelNew");
+      root->expr = named->expr + (named->is_param ? ".data" : "");
+      root->prec = kPrecPostfix;
+      root->lvalue = true;
+    } else {
+      materialize(root, loc);
+    }
+    for (TensorObj* v : storage) {
+      if (v != root && !v->lvalue && v->rerender) {
+        v->expr = v->rerender();
+        v->prec = kPrecPostfix;
+      }
+    }
+  }
+  // Lazy expressions that read this storage are evaluated before it changes.
+  for (TensorObj* l : lazy_init) {
+    if (l->lvalue || std::find(storage.begin(), storage.end(), l) != storage.end()) continue;
+    bool reads = std::any_of(l->deps.begin(), l->deps.end(), [&](TensorObj* d) {
+      return std::find(storage.begin(), storage.end(), d) != storage.end();
+    });
+    if (reads) materialize(l, loc);
+  }
+  // `t` itself now reads the named storage: its own expression (a view of it, or the name) is the target.
 }
 
 void Interp::materialize(TensorObj* t, SourceLoc loc) {

@@ -83,7 +83,16 @@ class Interp {
 
   // --- init replay ---
   std::string tensor_expr(const Value& v, int prec, SourceLoc loc);  // a replayable tensor's text at `prec`
-  void materialize(TensorObj* t, SourceLoc loc);  // gives a lazy tensor expression a name, before a mutation
+  // Gives a tensor computed in __init__ its replay expression, read from `operands` (tensors, or lists of
+  // them).
+  void set_init_expr(TensorObj* t, std::string expr, int prec, const std::vector<Value>& operands);
+  // Records that `t` is a view of `base` (view, transpose, indexing, nn.Parameter, ...); `rerender` rebuilds
+  // its expression from the base's current one.
+  void make_view(TensorObj* t, TensorObj* base, bool identity, std::function<std::string()> rerender);
+  void materialize(TensorObj* t, SourceLoc loc);  // gives a lazy tensor expression a name
+  // Before an in-place change of `t` in __init__: its storage gets a name that all its views share, and the
+  // lazy expressions that read that storage are evaluated first, so that they keep their values.
+  void before_mutation(TensorObj* t, SourceLoc loc);
   // Python text of an argument for a replayed call; tensors by their expression.
   std::string render_arg(const Value& v, SourceLoc loc);
   std::string render_call(const std::string& callee, const CallArgs& args, SourceLoc loc);
@@ -107,6 +116,7 @@ class Interp {
   Scope* globals;
   std::vector<InstanceObj*> modules;  // nn.Module instances by id
   std::vector<TensorObj*> registered;  // parameters and buffers in registration order
+  std::vector<TensorObj*> lazy_init;   // __init__ tensors whose expressions read named tensors
   InitRecorder replay;
   std::vector<const ast::Stmt*> stmt_stack;  // the statements being executed, outermost first
   std::vector<std::string> overridden;       // --set names assigned at the top level

@@ -451,8 +451,14 @@ void register_nn(Interp& in) {
     p->is_param = true;
     p->requires_grad = requires_grad;
     if (in.phase == Phase::Init) {
-      p->expr = "nn.Parameter(" + in.tensor_expr(b[0], 0, loc) + (requires_grad ? "" : ", requires_grad=False") + ")";
-      p->prec = 16;
+      // A parameter shares its data's storage: an identity view of it.
+      Value data = b[0];
+      Interp* ip = &in;
+      auto text = [ip, data, requires_grad, loc] {
+        return "nn.Parameter(" + ip->tensor_expr(data, 0, loc) + (requires_grad ? "" : ", requires_grad=False") + ")";
+      };
+      in.set_init_expr(p, text(), 16, {data});
+      in.make_view(p, d, true, text);
     }
     return in.wrap(p);
   };
@@ -478,7 +484,7 @@ void register_nn(Interp& in) {
             fail(loc, "nn.init." + name + ": fan in and fan out cannot be computed for a tensor with fewer than 2 dims");
           }
           if (in.phase == Phase::Init && t->phase == Phase::Init) {
-            in.materialize(t, loc);
+            in.before_mutation(t, loc);
             in.replay.text(in.render_call("nn.init." + name, a, loc));
           }
           return target;

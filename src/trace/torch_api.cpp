@@ -13,9 +13,22 @@ namespace {
 
 using Fn = BuiltinFn;
 
+// Ops whose result shares its input's storage (or may: reshape, flatten and contiguous return views when
+// they can, and a replay made of the same ops aliases in the same cases).
+bool is_view_op(const std::string& name) {
+  static const char* const kViews[] = {"view", "reshape", "permute", "transpose", "swapaxes", "swapdims", "t",
+                                       "expand", "expand_as", "view_as", "reshape_as", "squeeze", "unsqueeze",
+                                       "flatten", "contiguous", "detach"};
+  for (const char* v : kViews) {
+    if (name == v) return true;
+  }
+  return false;
+}
+
 void def_fn(Interp& in, const std::string& qualname, Fn fn) {
   Value v = in.native(display_name(qualname), std::move(fn));
   v.as<BuiltinObj>()->replay = qualname;
+  v.as<BuiltinObj>()->is_view = qualname.rfind("torch.", 0) == 0 && is_view_op(qualname.substr(6));
   in.registry[qualname] = v;
 }
 
@@ -507,7 +520,7 @@ Value inplace_method(Interp& in, const std::string& name, const Value& self, Cal
     fail(loc, "Tensor." + name + " is an in-place operation: not supported in forward() (write x = x." + base + "(...))");
   }
   if (in.phase == Phase::Init && t->phase == Phase::Init) {
-    in.materialize(t, loc);
+    in.before_mutation(t, loc);
     std::string target = in.tensor_expr(self, 16, loc);
     // In-place on a parameter must bypass autograd, as the original did under no_grad().
     bool data = target.size() >= 5 && target.compare(target.size() - 5, 5, ".data") == 0;
@@ -521,12 +534,12 @@ Value inplace_method(Interp& in, const std::string& name, const Value& self, Cal
 
 Value tensor_attr(Interp& in, const Value& self, const std::string& name, SourceLoc loc) {
   TensorObj* t = tensor_of(self);
-  auto init_view = [&](Value r, const std::string& suffix) {
+  auto init_view = [&](Value r, const std::string& suffix, bool identity) {
     TensorObj* rt = tensor_of(r);
     if (in.phase == Phase::Init && !rt->node && !t->expr.empty() && rt != t) {
-      rt->expr = in.tensor_expr(self, 16, loc) + suffix;
-      rt->prec = 16;
-      rt->phase = Phase::Init;
+      in.set_init_expr(rt, in.tensor_expr(self, 16, loc) + suffix, 16, {self});
+      Interp* ip = &in;
+      in.make_view(rt, t, identity, [ip, self, suffix, loc] { return ip->tensor_expr(self, 16, loc) + suffix; });
     }
     return r;
   };
@@ -540,20 +553,15 @@ Value tensor_attr(Interp& in, const Value& self, const std::string& name, Source
   if (name == "T") {
     std::vector<int64_t> perm;
     for (int i = t->rank() - 1; i >= 0; --i) perm.push_back(i);
-    return init_view(t_permute(in, self, perm, loc), ".T");
+    return init_view(t_permute(in, self, perm, loc), ".T", false);
   }
   if (name == "mT") {
     if (t->rank() < 2) fail(loc, "Tensor.mT needs at least 2 dims, got " + shape_str(t->shape));
-    return init_view(t_transpose(in, self, -2, -1, loc), ".mT");
+    return init_view(t_transpose(in, self, -2, -1, loc), ".mT", false);
   }
   if (name == "data") {
     if (in.phase != Phase::Init || t->phase != Phase::Init) return self;
-    in.materialize(t, loc);
-    TensorObj* alias = in.new_tensor(t->shape, t->dtype, Phase::Init);
-    alias->expr = in.tensor_expr(self, 16, loc) + ".data";
-    alias->prec = 16;
-    alias->lvalue = true;
-    return in.wrap(alias);
+    return init_view(in.wrap(in.new_tensor(t->shape, t->dtype, Phase::Shape)), ".data", true);
   }
   if (name == "device") {
     auto* d = in.heap.make<DeviceObj>();
@@ -567,6 +575,7 @@ Value tensor_attr(Interp& in, const Value& self, const std::string& name, Source
   if (it != in.tensor_methods.end()) {
     Value m = in.bound_native(self, "Tensor." + name, it->second);
     m.as<BuiltinObj>()->replay = "." + name;
+    m.as<BuiltinObj>()->is_view = is_view_op(name);
     return m;
   }
   if (name.size() > 1 && name.back() == '_' && name[name.size() - 2] != '_') {

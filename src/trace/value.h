@@ -195,6 +195,7 @@ struct BuiltinObj : Obj {
   // Torch functions and Tensor methods: how a call is written in the init replay when its result is a tensor
   // computed in __init__ ("torch.zeros", or ".view" for a method of `self`); "" for other natives.
   std::string replay;
+  bool is_view = false;  // the result shares the storage of its receiver or first tensor argument
 };
 
 struct NamespaceObj : Obj {
@@ -228,6 +229,15 @@ struct TensorObj : Obj {
   bool is_param = false;
   bool requires_grad = true;
   std::string path;  // state_dict key once the module tree is final ("fc.weight")
+  // The named tensors the expression reads: an in-place change of one of them first gives this tensor a
+  // name of its own, so that it keeps the value it had.
+  std::vector<TensorObj*> deps;
+  // Views share their base's storage: an in-place change of any of them must reach the others, so when the
+  // base gets a name, the views' expressions are rebuilt on it (rerender).
+  TensorObj* base = nullptr;
+  std::vector<TensorObj*> views;
+  bool identity_view = false;  // the same elements as the base (nn.Parameter(t), t.data, t.detach())
+  std::function<std::string()> rerender;
 
   int rank() const { return static_cast<int>(shape.size()); }
 };

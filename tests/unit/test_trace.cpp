@@ -590,6 +590,71 @@ TEST(TraceInit, RandomDrawsInOrder) {
             "return %4\n");
 }
 
+TEST(TraceInit, InPlaceChangesKeepAliasing) {
+  // Checked against PyTorch (same state_dict and RNG state after both constructors under one seed): an
+  // in-place change reaches every view of the changed storage, and the values computed from it before
+  // the change keep their old value.
+  std::string src = std::string(kHeader) +
+                    "class Model(nn.Module):\n"
+                    "    def __init__(self):\n"
+                    "        super().__init__()\n"
+                    "        w = torch.empty(3, 4)\n"
+                    "        self.w = nn.Parameter(w)\n"
+                    "        nn.init.xavier_uniform_(w)\n"
+                    "        a = torch.randn(4)\n"
+                    "        b = a * 2\n"
+                    "        a.mul_(10)\n"
+                    "        self.a = nn.Parameter(a)\n"
+                    "        self.b = nn.Parameter(b)\n"
+                    "        c = torch.zeros(2, 3)\n"
+                    "        self.c = nn.Parameter(c)\n"
+                    "        c.view(6).add_(1.5)\n"
+                    "        d = torch.ones(3)\n"
+                    "        e = d + 1\n"
+                    "        d.fill_(7.0)\n"
+                    "        self.register_buffer('d', d)\n"
+                    "        self.register_buffer('e', e)\n"
+                    "        h = nn.Parameter(torch.zeros(3))\n"
+                    "        h.data.uniform_(-1, 1)\n"
+                    "        self.h = h\n"
+                    "    def forward(self, x):\n"
+                    "        return x\n"
+                    "def get_inputs():\n"
+                    "    return [torch.randn(2)]\n"
+                    "def get_init_inputs():\n"
+                    "    return []\n";
+  EXPECT_EQ(trace_text(src).init,
+            "# self.w = nn.Parameter(w)\n"
+            "self.w = nn.Parameter(torch.empty(3, 4))\n"
+            "# nn.init.xavier_uniform_(w)\n"
+            "nn.init.xavier_uniform_(self.w.data)\n"
+            "# a = torch.randn(4)\n"
+            "_t0 = torch.randn(4)\n"
+            "# a.mul_(10)\n"
+            "_t1 = _t0 * 2\n"
+            "_t0.mul_(10)\n"
+            "# self.a = nn.Parameter(a)\n"
+            "self.a = nn.Parameter(_t0)\n"
+            "# self.b = nn.Parameter(b)\n"
+            "self.b = nn.Parameter(_t1)\n"
+            "# self.c = nn.Parameter(c)\n"
+            "self.c = nn.Parameter(torch.zeros(2, 3))\n"
+            "# c.view(6).add_(1.5)\n"
+            "self.c.data.view(6).add_(1.5)\n"
+            "# d.fill_(7.0)\n"
+            "_t2 = torch.ones(3)\n"
+            "_t2.fill_(7.0)\n"
+            "# self.register_buffer('d', d)\n"
+            "self.register_buffer('d', _t2)\n"
+            "# self.register_buffer('e', e)\n"
+            "self.register_buffer('e', torch.ones(3) + 1)\n"
+            "# h.data.uniform_(-1, 1)\n"
+            "_t3 = nn.Parameter(torch.zeros(3))\n"
+            "_t3.data.uniform_(-1, 1)\n"
+            "# self.h = h\n"
+            "self.h = _t3\n");
+}
+
 TEST(TraceInit, ModuleListAppendedInALoop) {
   std::string src = std::string(kHeader) +
                     "class Model(nn.Module):\n"
