@@ -1104,8 +1104,10 @@ Value Interp::binary(ast::Op op, const Value& a, const Value& b, SourceLoc loc) 
     return call(bound_native(a, "str.__mod__", str_methods.at("__mod__")), args, loc);
   }
   if (a.is(Kind::Str) && b.is_int_like() && op == O::Mul) {
+    int64_t n = std::max<int64_t>(0, b.as_int());
+    if (n > 0 && static_cast<int64_t>(str_of(a).size()) > (int64_t(1) << 24) / n) fail(loc, "string too long");
     std::string out;
-    for (int64_t i = 0; i < b.as_int(); ++i) out += str_of(a);
+    for (int64_t i = 0; i < n; ++i) out += str_of(a);
     return str(out);
   }
   if (a.is_seq() && b.kind == a.kind && op == O::Add) {
@@ -1115,7 +1117,8 @@ Value Interp::binary(ast::Op op, const Value& a, const Value& b, SourceLoc loc) 
   }
   if (op == O::Mul && ((a.is_seq() && b.is_int_like()) || (a.is_int_like() && b.is_seq()))) {
     const Value& s = a.is_seq() ? a : b;
-    int64_t n = a.is_seq() ? b.as_int() : a.as_int();
+    int64_t n = std::max<int64_t>(0, a.is_seq() ? b.as_int() : a.as_int());
+    if (n > 0 && static_cast<int64_t>(items_of(s).size()) > (int64_t(1) << 22) / n) fail(loc, "sequence too long");
     std::vector<Value> items;
     for (int64_t i = 0; i < n; ++i) {
       for (const Value& x : items_of(s)) items.push_back(x);

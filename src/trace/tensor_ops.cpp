@@ -109,6 +109,16 @@ int64_t norm_dim(int64_t dim, int rank, SourceLoc loc) {
   return dim < 0 ? dim + r : dim;
 }
 
+void check_shape(const Shape& shape, SourceLoc loc) {
+  int64_t n = 1;
+  for (int64_t d : shape) {
+    if (d < 0) fail(loc, "negative dimension " + std::to_string(d) + " in the size " + shape_text(shape));
+    if (__builtin_mul_overflow(n, d, &n) || n > (int64_t(1) << 48)) {
+      fail(loc, "a tensor of size " + shape_text(shape) + " is too large");
+    }
+  }
+}
+
 DType scalar_dtype(const Value& v) {
   if (v.is(Kind::Bool)) return DType::Bool;
   if (v.is(Kind::Int)) return DType::Int64;
@@ -140,6 +150,7 @@ Value t_binary(Interp& in, Op op, const Value& a, const Value& b, SourceLoc loc)
   need_scalar_or_tensor(a, loc);
   need_scalar_or_tensor(b, loc);
   Shape out = broadcast_or_fail(shape_of(a), shape_of(b), loc);
+  check_shape(out, loc);
   DType c = common_dtype(a, b);
   if (op == Op::Div && !is_floating(c)) c = DType::Float32;  // true division of integers
   check_float64(c, loc);
@@ -162,6 +173,7 @@ Value t_where(Interp& in, const Value& cond, const Value& a, const Value& b, Sou
   need_scalar_or_tensor(b, loc);
   Shape ab = broadcast_or_fail(shape_of(a), shape_of(b), loc);
   Shape out = broadcast_or_fail(tc->shape, ab, loc);
+  check_shape(out, loc);
   DType c;
   if (a.is(Kind::Tensor) || b.is(Kind::Tensor)) {
     c = common_dtype(a, b);
@@ -308,8 +320,8 @@ Value t_reshape(Interp& in, const Value& x, std::vector<int64_t> sizes, SourceLo
       infer = static_cast<int>(i);
     } else if (sizes[i] < 0) {
       fail(loc, "reshape: invalid size " + std::to_string(sizes[i]));
-    } else {
-      known *= sizes[i];
+    } else if (__builtin_mul_overflow(known, sizes[i], &known)) {
+      fail(loc, "reshape: the size " + shape_text(sizes) + " is too large");
     }
   }
   auto invalid = [&] {
@@ -383,6 +395,7 @@ Value t_expand(Interp& in, const Value& x, std::vector<int64_t> sizes, SourceLoc
                     shape_text(sizes) + ")");
     }
   }
+  check_shape(target, loc);
   if (traced(in, {t}, loc)) {
     const Node* node = t->node;
     if (n > r) {
@@ -513,6 +526,7 @@ Value t_matmul(Interp& in, const Value& a, const Value& b, SourceLoc loc, const 
   Shape out = batch;
   if (ta->rank() > 1) out.push_back(sa[sa.size() - 2]);
   if (tb->rank() > 1) out.push_back(sb.back());
+  check_shape(out, loc);
   if (traced(in, {ta, tb}, loc)) {
     const Node* na = in.graph->reshape(ta->node, sa, loc);
     const Node* nb = in.graph->reshape(tb->node, sb, loc);
@@ -545,9 +559,7 @@ Value t_linear(Interp& in, const Value& x, const Value& w, const Value& b, Sourc
 
 Value t_full(Interp& in, Shape shape, double value, DType dtype, SourceLoc loc) {
   check_float64(dtype, loc);
-  for (int64_t d : shape) {
-    if (d < 0) fail(loc, "negative dimension " + std::to_string(d) + " in a tensor size");
-  }
+  check_shape(shape, loc);
   if (in.phase != Phase::Forward) return shape_only(in, shape, dtype);
   const Node* c = in.graph->constant(value, dtype);
   if (shape.empty()) return from_node(in, c);

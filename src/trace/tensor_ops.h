@@ -15,6 +15,8 @@ namespace tz::tracer {
 // The tensor an argument must be, with a located error naming `what` otherwise.
 TensorObj* need_tensor(const Value& v, const std::string& what, SourceLoc loc);
 int64_t norm_dim(int64_t dim, int rank, SourceLoc loc);  // negative dims wrap; out of range is an error
+// A located error for negative sizes, or more elements than 64-bit arithmetic on them can count.
+void check_shape(const Shape& shape, SourceLoc loc);
 
 Value t_unary(Interp& in, Op op, const Value& x, SourceLoc loc);  // float math on ints computes in float32
 Value t_binary(Interp& in, Op op, const Value& a, const Value& b, SourceLoc loc);  // a or b may be a scalar

@@ -223,9 +223,7 @@ Value drawn(Interp& in, Shape shape, DType dtype, const std::string& qualname, c
   if (in.phase == Phase::Forward) {
     fail(loc, display_name(qualname) + " in forward() draws random numbers: not supported");
   }
-  for (int64_t d : shape) {
-    if (d < 0) fail(loc, "negative dimension " + std::to_string(d) + " in a tensor size");
-  }
+  check_shape(shape, loc);
   if (dtype == DType::Float64) fail(loc, "float64 tensors are not supported");
   TensorObj* t = in.new_tensor(std::move(shape), dtype, in.phase == Phase::Init ? Phase::Init : Phase::Shape);
   if (in.phase == Phase::Init) {
@@ -624,6 +622,27 @@ void register_torch(Interp& in) {
   }
   in.registry["torch.cuda.is_available"] = in.native("torch.cuda.is_available", [](Interp&, const Value&, CallArgs&, SourceLoc) {
     return Value::boolean(true);
+  });
+  // torch.finfo / torch.iinfo: named tuples of the limits.
+  def_fn(in, "torch.finfo", [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+    Bound b = bind(in, a, "torch.finfo", {"type="}, loc);
+    DType t = b.has(0) ? to_dtype(b[0], "torch.finfo", loc) : DType::Float32;
+    double eps, max, tiny;
+    switch (t) {
+      case DType::Float16: eps = 0.0009765625, max = 65504.0, tiny = 6.103515625e-05; break;
+      case DType::BFloat16: eps = 0.0078125, max = 3.3895313892515355e+38, tiny = 1.1754943508222875e-38; break;
+      case DType::Float32: eps = 1.1920928955078125e-07, max = 3.4028234663852886e+38, tiny = 1.1754943508222875e-38; break;
+      default: fail(loc, std::string("torch.finfo of ") + torch_dtype_name(t) + " (not a floating dtype)");
+    }
+    return in.tuple({Value::floating(eps), Value::floating(max), Value::floating(-max), Value::floating(tiny)},
+                    {"eps", "max", "min", "tiny"});
+  });
+  def_fn(in, "torch.iinfo", [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+    Bound b = bind(in, a, "torch.iinfo", {"type"}, loc);
+    DType t = to_dtype(b[0], "torch.iinfo", loc);
+    if (t == DType::Int32) return in.tuple({Value::integer(INT32_MAX), Value::integer(INT32_MIN)}, {"max", "min"});
+    if (t == DType::Int64) return in.tuple({Value::integer(INT64_MAX), Value::integer(INT64_MIN)}, {"max", "min"});
+    fail(loc, std::string("torch.iinfo of ") + torch_dtype_name(t) + " (not an integer dtype)");
   });
   in.registry["torch.is_tensor"] = in.native("torch.is_tensor", [](Interp&, const Value&, CallArgs& a, SourceLoc) {
     return Value::boolean(!a.pos.empty() && a.pos[0].is(Kind::Tensor));
