@@ -8,13 +8,14 @@
 #include "kernel/lower.h"
 #include "passes/decompose.h"
 #include "passes/fuse.h"
+#include "passes/split_reduce.h"
 #include "trace/trace.h"
 
 namespace tz {
 
 namespace {
 
-const char* const kPasses[] = {"parse", "trace", "decompose", "fuse", "lower", nullptr};
+const char* const kPasses[] = {"parse", "trace", "decompose", "split_reduce", "fuse", "lower", nullptr};
 
 std::string base_name(const std::string& path) {
   size_t slash = path.find_last_of('/');
@@ -66,6 +67,9 @@ ConvertResult convert(const SourceFile& file, const ConvertOptions& options) {
     std::unique_ptr<Graph> g = decompose(*traced.graph);
     verify(*g);
     dump("decompose", dump_graph(*g));
+    g = split_reduce(*g);
+    verify(*g);
+    dump("split_reduce", dump_graph(*g));
     Schedule schedule = fuse(std::move(g));
     verify(*schedule.graph);
     dump("fuse", dump_schedule(schedule));

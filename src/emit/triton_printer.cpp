@@ -46,10 +46,14 @@ constexpr int kAtomPrec = 16;
 
 std::string float_text(double v) {
   if (std::isinf(v)) return v > 0 ? "float(\"inf\")" : "float(\"-inf\")";
-  std::ostringstream os;
-  os.precision(17);
-  os << v;
-  std::string s = os.str();
+  std::string s;
+  for (int digits = 6; digits <= 17; ++digits) {  // the shortest text that reads back as the same double
+    std::ostringstream os;
+    os.precision(digits);
+    os << v;
+    s = os.str();
+    if (std::stod(s) == v) break;
+  }
   if (s.find_first_of(".eE") == std::string::npos) s += ".0";
   return s;
 }

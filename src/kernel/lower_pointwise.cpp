@@ -25,6 +25,7 @@ void lower_pointwise(KernelJob& job) {
   body.push_back(TileBuilder::assign("offs", b.add(b.mul(pid, block_param), b.arange(block_param))));
   const TExpr* offs = b.var("offs");
   ve.axis_mask = {n % block == 0 ? nullptr : b.lt(offs, n_param)};
+  ve.flat_index = offs;
 
   // Index of each representative dim: (offs // inner) % size, with inner the product of the inner reps.
   int64_t inner = 1;

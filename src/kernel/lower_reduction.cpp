@@ -130,6 +130,7 @@ void lower_reduction(KernelJob& job) {
     body.push_back(TileBuilder::assign(
         "rows", b.add(b.mul(pid, block_m), b.expand(b.arange(block_m), ":, None"))));
     const TExpr* rows = b.var("rows");
+    ve.store_anchor = rows;
     if (p.m % p.block_m != 0) {
       body.push_back(TileBuilder::assign("row_mask", b.lt(rows, M)));
       ve.axis_mask[0] = b.var("row_mask");

@@ -1,6 +1,7 @@
 // ValueEmitter: pointwise ops, strided loads through views, stores (see values.h).
 #include "kernel/values.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "graph/view.h"
@@ -33,7 +34,9 @@ ValueEmitter::ValueEmitter(TileBuilder& b, const Schedule& s, const Group& g, Ke
   axis_of.assign(g.space.size(), -1);
 }
 
-bool ValueEmitter::in_group(const Node* n) const { return s_.group_of[n->id] == g_.id; }
+bool ValueEmitter::in_group(const Node* n) const {
+  return s_.group_of[n->id] == g_.id || std::find(g_.inlined.begin(), g_.inlined.end(), n) != g_.inlined.end();
+}
 
 std::string ValueEmitter::key(const Node* n, const std::vector<int>& map) const {
   std::string k = std::to_string(n->id) + ":";
@@ -141,6 +144,13 @@ void ValueEmitter::merge_dims(const std::function<bool(int)>& can_merge) {
 }
 
 const TExpr* ValueEmitter::offset(const std::vector<int64_t>& strides) {
+  // An access laid out exactly like the iteration space uses the flat index as is.
+  if (flat_index && numel(g_.space) > 1) {
+    std::vector<int64_t> dense = contiguous_strides(g_.space);
+    bool same = true;
+    for (size_t d = 0; d < strides.size(); ++d) same = same && (g_.space[d] == 1 || strides[d] == dense[d]);
+    if (same) return flat_index;
+  }
   const TExpr* off = nullptr;
   for (size_t d = 0; d < strides.size(); ++d) {
     if (rep_[d] != static_cast<int>(d) || strides[d] == 0) continue;
@@ -306,6 +316,11 @@ void ValueEmitter::store(const Node* n, const std::vector<int>& map, const TExpr
   }
   const TExpr* ptr = ptr_base(n);
   const TExpr* off = offset(per_dim);
+  if (!off && store_anchor) {
+    // A 0-d result of a kernel whose values are [1, 1] tiles: the pointer takes the tile's shape.
+    out->push_back(TileBuilder::comment("0-d result: the [1, 1] tile holds its one element"));
+    off = b_.mul(b_.i(0), store_anchor);
+  }
   if (off) ptr = b_.add(ptr, off);
   if (is_floating(n->dtype)) v = b_.op(TOp::Cast, {v, b_.op(TOp::ElementTy, {ptr_base(n)})});
   else v = b_.cast(v, n->dtype);

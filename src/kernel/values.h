@@ -44,10 +44,13 @@ class ValueEmitter {
 
   std::vector<TStmt>* out = nullptr;
   std::vector<const TExpr*> index;       // per kernel dim (representatives only)
+  const TExpr* flat_index = nullptr;     // the flat offset over the whole space, where the kind has one
   std::vector<int> axis_of;              // per kernel dim: tile axis it varies along, -1 for scalar dims
   std::vector<const TExpr*> axis_mask;   // per tile axis (null: no mask needed)
   // Reductions are the kind's business: returns the value of a Reduce node (already emitted).
   std::function<const TExpr*(const Node*)> on_reduce;
+  // In kernels whose values are all tiles: an index tile that shapes the pointer of a 0-d store.
+  const TExpr* store_anchor = nullptr;
   // Values of a loop body depend on the loop variable: the kind clears the cache around loops.
   void clear_cache() { cache_.clear(); }
   void keep_in_cache(const Node* n, const std::vector<int>& map, const TExpr* value);

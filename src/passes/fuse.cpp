@@ -4,12 +4,15 @@
 //    kernel over the input shape becomes a reduction kernel), else starts one;
 //  - a pointwise op joins a kernel of one of its inputs when its shape fits that kernel's space (the space
 //    itself, or the reduced shape of a reduction kernel) and every in-kernel input is read through a dim map
-//    the kernel can compute; else it starts a pointwise kernel.
+//    the kernel can compute; else it starts a pointwise kernel;
+//  - a small pointwise chain over inputs and parameters only is recomputed by the kernels that read it rather
+//    than written to memory; a kernel left with no outputs is dropped.
 // Kernels then run in dependency order. Views of values in memory are free: consumers read them by strides.
 #include "passes/fuse.h"
 
 #include <algorithm>
 #include <functional>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -71,6 +74,7 @@ class Fuser {
       else place_pointwise(n);
     }
     for (auto* o : g_.outputs) mark_materialized(view_root(o));
+    drop_empty_groups();
     order_groups();
   }
 
@@ -113,14 +117,53 @@ class Fuser {
     s_.groups[gid].nodes.push_back(n);
   }
 
-  // Reads `src` (a source of a node placed in `gid`, reached with dim map `map`) from outside the kernel:
-  // its root goes to memory and `gid` depends on the root's kernel.
-  void read_from_memory(int gid, const Node* src) {
+  // Reads `src` (a source of a node placed in `gid`) from outside the kernel: its root is recomputed when
+  // it is a cheap chain over leaves, else it goes to memory and `gid` depends on the root's kernel.
+  void read_from_memory(int gid, const Node* src, bool may_recompute = true) {
     const Node* root = view_root(src);
-    if (group_of(root) >= 0 && group_of(root) != gid) {
-      mark_materialized(root);
-      deps_[gid].insert(group_of(root));
+    if (group_of(root) < 0 || group_of(root) == gid) return;
+    if (may_recompute && views_mappable(src) && inlinable(root)) {
+      add_inlined(gid, root);
+      return;
     }
+    mark_materialized(root);
+    deps_[gid].insert(group_of(root));
+  }
+
+  // Every view between `n` and its root keeps a per-dim correspondence (so the value can be recomputed).
+  static bool views_mappable(const Node* n) {
+    for (; op_kind(n->op) == OpKind::View; n = n->src[0]) {
+      std::vector<int> map(n->shape.size(), -1), src_map;
+      if (!view_source_map(n, map, src_map)) return false;
+    }
+    return true;
+  }
+
+  // A pointwise value computed from leaves through at most kMaxInlined pointwise nodes.
+  bool inlinable(const Node* n) {
+    auto it = inlinable_.find(n);
+    if (it != inlinable_.end()) return it->second;
+    int count = 0;
+    bool ok = inline_walk(n, count);
+    inlinable_[n] = ok;
+    return ok;
+  }
+
+  bool inline_walk(const Node* n, int& count) {
+    if (op_kind(n->op) == OpKind::Leaf) return true;
+    if (!is_pointwise(n->op) || ++count > kMaxInlined) return false;
+    for (auto* src : n->src) {
+      if (!views_mappable(src) || !inline_walk(view_root(src), count)) return false;
+    }
+    return true;
+  }
+
+  void add_inlined(int gid, const Node* n) {
+    if (op_kind(n->op) == OpKind::Leaf) return;
+    auto& list = s_.groups[gid].inlined;
+    if (std::find(list.begin(), list.end(), n) != list.end()) return;
+    for (auto* src : n->src) add_inlined(gid, view_root(src));
+    list.push_back(n);  // sources first: a topological order
   }
 
   bool depends_on(int from, int target) const {  // does `from` (transitively) read from `target`?
@@ -176,7 +219,8 @@ class Fuser {
     for (auto* src : n->src) {
       if (!readable_in(gid, src, broadcast_map(src->shape, n->shape, map))) return false;
       int other = group_of(view_root(src));
-      if (other >= 0 && other != gid && depends_on(other, gid)) return false;  // would make a cycle
+      bool recomputed = views_mappable(src) && const_cast<Fuser*>(this)->inlinable(view_root(src));
+      if (other >= 0 && other != gid && !recomputed && depends_on(other, gid)) return false;  // a cycle
     }
     return true;
   }
@@ -219,6 +263,19 @@ class Fuser {
         }
       }
     }
+    if (!joined && group_of(view_root(x)) < 0) {
+      // Sibling reductions of one input (x.max() and x.min()) share a kernel and one read of it.
+      for (auto& grp : s_.groups) {
+        if (grp.kind != GroupKind::Reduction || grp.space != x->shape || grp.axes != n->attr.ints) continue;
+        for (auto* other : grp.nodes) {
+          if (op_kind(other->op) == OpKind::Reduce && other->src[0] == x) {
+            gid = grp.id;
+            joined = true;
+          }
+        }
+        if (joined) break;
+      }
+    }
     if (!joined) gid = new_group(GroupKind::Reduction, x->shape, n->attr.ints);
     add(gid, n);
     read_from_memory(gid, x);
@@ -227,7 +284,33 @@ class Fuser {
   void place_matmul(const Node* n) {
     int gid = new_group(GroupKind::Matmul, n->shape);
     add(gid, n);
-    for (auto* src : n->src) read_from_memory(gid, src);
+    for (auto* src : n->src) read_from_memory(gid, src, /*may_recompute=*/false);  // tl.dot reads memory
+  }
+
+  // Kernels whose values were all recomputed elsewhere write nothing: they are dropped.
+  void drop_empty_groups() {
+    std::vector<int> renumber(s_.groups.size(), -1);
+    std::vector<Group> kept;
+    std::vector<std::set<int>> kept_deps;
+    for (auto& grp : s_.groups) {
+      if (grp.outputs.empty()) continue;
+      renumber[grp.id] = static_cast<int>(kept.size());
+      kept.push_back(grp);
+    }
+    for (auto& grp : kept) {
+      std::set<int> deps;
+      for (int d : deps_[grp.id]) {
+        TZ_ASSERT(renumber[d] >= 0, "a kernel depends on a dropped kernel");
+        deps.insert(renumber[d]);
+      }
+      kept_deps.push_back(deps);
+      grp.id = renumber[grp.id];
+    }
+    for (auto& gid : s_.group_of) {
+      if (gid >= 0) gid = renumber[gid];
+    }
+    s_.groups = std::move(kept);
+    deps_ = std::move(kept_deps);
   }
 
   // Kernels run in an order where each runs after the kernels it reads from.
@@ -256,9 +339,11 @@ class Fuser {
     s_.groups = std::move(sorted);
   }
 
+  static constexpr int kMaxInlined = 16;
   Schedule& s_;
   Graph& g_;
   std::vector<std::set<int>> deps_;
+  std::map<const Node*, bool> inlinable_;
 };
 
 // Outputs that are inputs, parameters or views of them get a copy, so no result aliases an input.
@@ -315,6 +400,10 @@ std::string dump_schedule(const Schedule& s) {
     for (auto* n : grp.nodes) {
       os << " " << op_name(n->op);
       if (s.materialized[n->id]) os << "*";
+    }
+    if (!grp.inlined.empty()) {
+      os << " | recomputed:";
+      for (auto* n : grp.inlined) os << " " << op_name(n->op);
     }
     os << "\n";
   }

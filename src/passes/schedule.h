@@ -23,6 +23,9 @@ struct Group {
   std::vector<int64_t> axes;              // Reduction: reduced axes of `space` (adjacent, sorted)
   std::vector<const Node*> nodes;         // computed nodes in topological order (views of in-group values too)
   std::vector<const Node*> outputs;       // nodes this kernel writes to memory
+  // Cheap pointwise values of other kernels (computed from inputs and parameters only) that this kernel
+  // recomputes instead of reading them from memory, e.g. a broadcast cos(theta) feeding a large product.
+  std::vector<const Node*> inlined;
 };
 
 struct Schedule {

@@ -16,8 +16,6 @@
 
 namespace tz::tracer {
 
-namespace {
-
 bool is_identifier(const std::string& s) {
   if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
   for (char c : s) {
@@ -25,6 +23,8 @@ bool is_identifier(const std::string& s) {
   }
   return true;
 }
+
+namespace {
 
 std::string quote(const std::string& s) { return "'" + s + "'"; }
 

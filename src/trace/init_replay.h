@@ -11,6 +11,8 @@
 
 namespace tz::tracer {
 
+bool is_identifier(const std::string& s);
+
 // How a module holds its children: as attributes (nn.Module), by position (nn.Sequential, nn.ModuleList),
 // or by key (nn.ModuleDict).
 enum class Holder : uint8_t { Attr, List, Dict };

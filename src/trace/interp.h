@@ -16,6 +16,11 @@ namespace tz::tracer {
 
 [[noreturn]] void fail(SourceLoc loc, const std::string& message, std::string note = {});
 
+// Python's precedence levels (higher binds tighter), for the init replay's expressions.
+constexpr int kPrecOr = 3, kPrecAnd = 4, kPrecCompare = 6, kPrecBitOr = 7, kPrecBitXor = 8, kPrecBitAnd = 9,
+              kPrecShift = 10, kPrecAdd = 11, kPrecMul = 12, kPrecUnary = 13, kPrecPow = 14, kPrecPostfix = 16,
+              kPrecAtom = 17;
+
 // Arguments of a native function bound to its parameter names, Python-style. A name ending in '=' is
 // keyword-capable with a default (None); "*name" collects the remaining positionals into a tuple.
 struct Bound {

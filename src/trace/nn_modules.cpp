@@ -1,6 +1,7 @@
 // torch.nn: nn.Module's own methods, the builtin modules (construction with their init recipes, and
 // forward), nn.Parameter and nn.init. nn.Linear is replayed as its parameters plus the nn.init calls of
 // its reset_parameters(), in PyTorch's order, so that ModelNew draws the same weights under one seed.
+#include <algorithm>
 #include <cmath>
 
 #include "trace/interp.h"
@@ -255,7 +256,7 @@ InstanceObj* make_linear(Interp& in, ClassObj* cls, CallArgs& a, SourceLoc loc) 
     TensorObj* t = in.new_tensor(std::move(shape), dt, Phase::Init);
     t->is_param = true;
     t->expr = "nn.Parameter(torch.empty(" + sizes + dtype_kw + "))";
-    t->prec = 16;
+    t->prec = kPrecPostfix;
     return in.wrap(t);
   };
   // nn.Linear.__init__ allocates both parameters uninitialised, then reset_parameters() draws
@@ -457,7 +458,7 @@ void register_nn(Interp& in) {
       auto text = [ip, data, requires_grad, loc] {
         return "nn.Parameter(" + ip->tensor_expr(data, 0, loc) + (requires_grad ? "" : ", requires_grad=False") + ")";
       };
-      in.set_init_expr(p, text(), 16, {data});
+      in.set_init_expr(p, text(), kPrecPostfix, {data});
       in.make_view(p, d, true, text);
     }
     return in.wrap(p);
@@ -505,6 +506,149 @@ void register_nn(Interp& in) {
         fail(loc, "nn.init.calculate_gain: unsupported nonlinearity '" + n + "'");
       });
   register_module_methods(in);
+}
+
+// --- nn.Module state: nn.Module.__setattr__ and the registries ---
+
+int Interp::register_module(InstanceObj* inst, bool top) {
+  inst->module_id = static_cast<int>(modules.size());
+  modules.push_back(inst);
+  inst->attrs.push_back({"training", Slot::Plain, true, Value::boolean(true)});
+  inst->replayed = top || phase == Phase::Init;
+  if (top) {
+    replay.set_self(inst->module_id);
+  } else if (phase == Phase::Init) {
+    switch (inst->cls->module) {
+      case ModuleKind::Sequential: replay.create(inst->module_id, "nn.Sequential()", Holder::List); break;
+      case ModuleKind::ModuleList: replay.create(inst->module_id, "nn.ModuleList()", Holder::List); break;
+      case ModuleKind::ModuleDict: replay.create(inst->module_id, "nn.ModuleDict()", Holder::Dict); break;
+      default: replay.create(inst->module_id, "nn.Module()", Holder::Attr); break;
+    }
+  }
+  return inst->module_id;
+}
+
+namespace {
+
+void remove_entry(InstanceObj* m, const std::string& name) {
+  auto& a = m->attrs;
+  a.erase(std::remove_if(a.begin(), a.end(), [&](const AttrEntry& e) { return e.name == name; }), a.end());
+}
+
+}  // namespace
+
+void Interp::register_parameter(InstanceObj* m, const std::string& name, const Value& v, SourceLoc loc) {
+  if (!is_identifier(name)) fail(loc, "parameter name '" + name + "' is not a Python identifier: not supported");
+  AttrEntry* e = m->find(name);
+  if (e && e->slot != Slot::Param) {
+    remove_entry(m, name);
+    e = nullptr;
+  }
+  if (v.is_none()) {
+    if (!e) m->attrs.push_back({name, Slot::Param, true, v});
+    else e->value = v;
+    return;
+  }
+  if (!v.is(Kind::Tensor) || !tensor_of(v)->is_param) {
+    fail(loc, "cannot assign a " + type_name(v) + " as parameter '" + name + "' (nn.Parameter or None expected)");
+  }
+  if (phase != Phase::Init) fail(loc, "parameters can only be created in __init__");
+  if (!m->replayed) fail(loc, "a parameter of a module created outside __init__ cannot be replayed in ModelNew");
+  TensorObj* t = tensor_of(v);
+  std::string target = InitRecorder::ref(m->module_id) + "." + name;
+  replay.text(target + " = " + tensor_expr(v, 0, loc));
+  t->expr = target;
+  t->prec = kPrecPostfix;
+  t->lvalue = true;
+  registered.push_back(t);
+  if (!e) m->attrs.push_back({name, Slot::Param, true, v});
+  else e->value = v;
+}
+
+void Interp::register_buffer(InstanceObj* m, const std::string& name, const Value& v, bool persistent,
+                             bool explicit_call, SourceLoc loc) {
+  if (!is_identifier(name)) fail(loc, "buffer name '" + name + "' is not a Python identifier: not supported");
+  if (!v.is_none() && !v.is(Kind::Tensor)) {
+    fail(loc, "cannot assign a " + type_name(v) + " as buffer '" + name + "' (a tensor or None expected)");
+  }
+  AttrEntry* e = m->find(name);
+  if (e && e->slot != Slot::Buffer) {
+    remove_entry(m, name);
+    e = nullptr;
+  }
+  if (phase == Phase::Init) {
+    if (!m->replayed) fail(loc, "a buffer of a module created outside __init__ cannot be replayed in ModelNew");
+    std::string ref = InitRecorder::ref(m->module_id);
+    std::string value = v.is_none() ? "None" : tensor_expr(v, 0, loc);
+    if (e && !explicit_call) {
+      replay.text(ref + "." + name + " = " + value);  // reassigning a buffer keeps it a buffer
+    } else {
+      replay.text(ref + ".register_buffer(" + literal_repr(str(name)) + ", " + value +
+                  (persistent ? "" : ", persistent=False") + ")");
+    }
+    if (!v.is_none()) {
+      TensorObj* t = tensor_of(v);
+      t->expr = ref + "." + name;
+      t->prec = kPrecPostfix;
+      t->lvalue = true;
+      registered.push_back(t);
+    }
+  } else if (v.is(Kind::Tensor) && !tensor_of(v)->node) {
+    fail(loc, "buffers can only be created in __init__");
+  }
+  if (!e) m->attrs.push_back({name, Slot::Buffer, persistent, v});
+  else e->value = v;
+}
+
+void Interp::add_module(InstanceObj* m, const std::string& key, const Value& child, SourceLoc loc) {
+  if (!child.is_none() && !(child.is(Kind::Instance) && child.as<InstanceObj>()->is_module())) {
+    fail(loc, "cannot assign a " + type_name(child) + " as child module '" + key + "'");
+  }
+  AttrEntry* e = m->find(key);
+  if (e && e->slot != Slot::Module) {
+    remove_entry(m, key);
+    e = nullptr;
+  }
+  if (phase == Phase::Init && !child.is_none()) {
+    if (!m->replayed) fail(loc, "a module created outside __init__ cannot hold modules in ModelNew's replay");
+    replay.attach(m->module_id, key, child.as<InstanceObj>()->module_id);
+  }
+  if (!e) m->attrs.push_back({key, Slot::Module, true, child});
+  else e->value = child;
+}
+
+void Interp::module_setattr(InstanceObj* m, const std::string& name, const Value& v, SourceLoc loc) {
+  // nn.Module.__setattr__: parameters, submodules and buffers go to their registries; a plain tensor
+  // attribute is kept as a non-persistent buffer, so that ModelNew holds it on the right device.
+  AttrEntry* e = m->find(name);
+  if (v.is(Kind::Tensor) && tensor_of(v)->is_param) return register_parameter(m, name, v, loc);
+  if (v.is(Kind::Instance) && v.as<InstanceObj>()->is_module()) return add_module(m, name, v, loc);
+  if (e && e->slot == Slot::Param && v.is_none()) return register_parameter(m, name, v, loc);
+  if (e && e->slot == Slot::Param && v.is(Kind::Tensor)) {
+    fail(loc, "cannot assign a plain tensor as parameter '" + name + "' (nn.Parameter or None expected)");
+  }
+  if (e && e->slot == Slot::Buffer && (v.is_none() || v.is(Kind::Tensor)) && phase != Phase::Forward) {
+    return register_buffer(m, name, v, e->persistent, false, loc);
+  }
+  if (v.is(Kind::Tensor) && phase == Phase::Init) return register_buffer(m, name, v, false, false, loc);
+  if (e && e->slot != Slot::Plain) {
+    remove_entry(m, name);
+    e = nullptr;
+  }
+  if (e) e->value = v;
+  else m->attrs.push_back({name, Slot::Plain, true, v});
+}
+
+Value Interp::forward_view(const Value& v, const std::string& attr, SourceLoc loc) {
+  if (!v.is(Kind::Tensor) || tensor_of(v)->node) return v;
+  TensorObj* t = tensor_of(v);
+  if (t->path.empty()) {
+    fail(loc, "the tensor attribute '" + attr + "' is not a parameter or buffer of the traced module");
+  }
+  TensorObj* f = new_tensor(t->shape, t->dtype, Phase::Forward);
+  f->node = graph->param(t->path);
+  f->is_param = t->is_param;
+  return wrap(f);
 }
 
 }  // namespace tz::tracer

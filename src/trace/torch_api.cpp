@@ -230,7 +230,7 @@ Value drawn(Interp& in, Shape shape, DType dtype, const std::string& qualname, c
     std::string name = in.replay.temp();
     in.replay.text(name + " = " + in.render_call(qualname, args, loc));
     t->expr = name;
-    t->prec = 17;
+    t->prec = kPrecAtom;
     t->lvalue = true;
   }
   return in.wrap(t);
@@ -519,7 +519,7 @@ Value inplace_method(Interp& in, const std::string& name, const Value& self, Cal
   }
   if (in.phase == Phase::Init && t->phase == Phase::Init) {
     in.before_mutation(t, loc);
-    std::string target = in.tensor_expr(self, 16, loc);
+    std::string target = in.tensor_expr(self, kPrecPostfix, loc);
     // In-place on a parameter must bypass autograd, as the original did under no_grad().
     bool data = target.size() >= 5 && target.compare(target.size() - 5, 5, ".data") == 0;
     if (t->is_param && !data) target += ".data";
@@ -535,9 +535,9 @@ Value tensor_attr(Interp& in, const Value& self, const std::string& name, Source
   auto init_view = [&](Value r, const std::string& suffix, bool identity) {
     TensorObj* rt = tensor_of(r);
     if (in.phase == Phase::Init && !rt->node && !t->expr.empty() && rt != t) {
-      in.set_init_expr(rt, in.tensor_expr(self, 16, loc) + suffix, 16, {self});
+      in.set_init_expr(rt, in.tensor_expr(self, kPrecPostfix, loc) + suffix, kPrecPostfix, {self});
       Interp* ip = &in;
-      in.make_view(rt, t, identity, [ip, self, suffix, loc] { return ip->tensor_expr(self, 16, loc) + suffix; });
+      in.make_view(rt, t, identity, [ip, self, suffix, loc] { return ip->tensor_expr(self, kPrecPostfix, loc) + suffix; });
     }
     return r;
   };

@@ -1,0 +1,15 @@
+// split_reduce: a reduction with few outputs and a long reduced extent would run on a handful of programs;
+// it is split into two reductions so that the first spreads over many programs. After it, no reduction
+// keeps fewer than kMinRows rows while reducing more than kLongRow elements, where a split is possible
+// (the reduced extent has a suitable divisor).
+#pragma once
+
+#include <memory>
+
+#include "graph/graph.h"
+
+namespace tz {
+
+std::unique_ptr<Graph> split_reduce(const Graph& g);
+
+}  // namespace tz
