@@ -48,9 +48,12 @@ Value min_max(Interp& in, CallArgs& a, SourceLoc loc, bool is_max) {
   Value key, dflt;
   bool has_default = false;
   for (const auto& [k, v] : a.kw) {
-    if (k == "key") key = v;
-    else if (k == "default") dflt = v, has_default = true;
-    else fail(loc, std::string(name) + "() got an unexpected keyword argument '" + k + "'");
+    if (k == "key")
+      key = v;
+    else if (k == "default")
+      dflt = v, has_default = true;
+    else
+      fail(loc, std::string(name) + "() got an unexpected keyword argument '" + k + "'");
   }
   std::vector<Value> items = a.pos.size() == 1 ? in.iterate(a.pos[0], loc) : a.pos;
   if (items.empty()) {
@@ -257,7 +260,8 @@ void register_str_methods(Interp& in) {
       const std::string& sep = to_str(a.pos[0], "split", loc);
       if (sep.empty()) fail(loc, "str.split: empty separator");
       size_t p = 0;
-      for (size_t q; (q = s.find(sep, p)) != std::string::npos; p = q + sep.size()) out.push_back(in.str(s.substr(p, q - p)));
+      for (size_t q; (q = s.find(sep, p)) != std::string::npos; p = q + sep.size())
+        out.push_back(in.str(s.substr(p, q - p)));
       out.push_back(in.str(s.substr(p)));
     }
     return in.list(std::move(out));
@@ -270,7 +274,9 @@ void register_str_methods(Interp& in) {
   };
   m["isdigit"] = [](Interp&, const Value& self, CallArgs&, SourceLoc) {
     const std::string& s = str_of(self);
-    return Value::boolean(!s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }));
+    return Value::boolean(!s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+      return std::isdigit(static_cast<unsigned char>(c));
+    }));
   };
 }
 
@@ -362,8 +368,10 @@ void register_dict_methods(Interp& in) {
     auto& items = dict_of(self)->items;
     for (const auto& [k, v] : add) {
       auto it = std::find_if(items.begin(), items.end(), [&](const auto& kv) { return values_equal(kv.first, k); });
-      if (it != items.end()) it->second = v;
-      else items.emplace_back(k, v);
+      if (it != items.end())
+        it->second = v;
+      else
+        items.emplace_back(k, v);
     }
     return Value::none();
   };
@@ -517,9 +525,8 @@ void register_builtins(Interp& in) {
     }
     return in.list(std::move(out));
   });
-  def_type(in, "object", [](Interp&, const Value&, CallArgs&, SourceLoc loc) -> Value {
-    fail(loc, "object() is not supported");
-  });
+  def_type(in, "object",
+           [](Interp&, const Value&, CallArgs&, SourceLoc loc) -> Value { fail(loc, "object() is not supported"); });
   in.registry["collections.OrderedDict"] = in.builtins.at("dict");
 
   def(in, "min", [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) { return min_max(in, a, loc, false); });
@@ -602,7 +609,8 @@ void register_builtins(Interp& in) {
     std::vector<Value> classes = a.pos[1].is(Kind::Tuple) ? items_of(a.pos[1]) : std::vector<Value>{a.pos[1]};
     const auto& mro = a.pos[0].as<ClassObj>()->mro;
     for (const Value& c : classes) {
-      if (c.is(Kind::Class) && std::find(mro.begin(), mro.end(), c.as<ClassObj>()) != mro.end()) return Value::boolean(true);
+      if (c.is(Kind::Class) && std::find(mro.begin(), mro.end(), c.as<ClassObj>()) != mro.end())
+        return Value::boolean(true);
     }
     return Value::boolean(false);
   });
@@ -616,7 +624,8 @@ void register_builtins(Interp& in) {
     if (a.pos.size() != 1) fail(loc, "type() takes one argument");
     const Value& v = a.pos[0];
     if (v.is(Kind::Instance)) return Value::of(Kind::Class, v.as<InstanceObj>()->cls);
-    if (v.is(Kind::Tensor)) return Value::of(Kind::Class, tensor_of(v)->is_param ? in.parameter_class : in.tensor_class);
+    if (v.is(Kind::Tensor))
+      return Value::of(Kind::Class, tensor_of(v)->is_param ? in.parameter_class : in.tensor_class);
     return Value::of(Kind::Class, in.builtin_class(kind_name(v.kind)));
   });
   def(in, "getattr", [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
@@ -652,9 +661,12 @@ void register_builtins(Interp& in) {
     Value key;
     bool reverse = false;
     for (const auto& [k, v] : a.kw) {
-      if (k == "key") key = v;
-      else if (k == "reverse") reverse = in.truthy(v, loc);
-      else fail(loc, "sorted() got an unexpected keyword argument '" + k + "'");
+      if (k == "key")
+        key = v;
+      else if (k == "reverse")
+        reverse = in.truthy(v, loc);
+      else
+        fail(loc, "sorted() got an unexpected keyword argument '" + k + "'");
     }
     std::vector<Value> items = in.iterate(a.pos[0], loc);
     std::vector<std::pair<Value, Value>> keyed;
@@ -696,7 +708,8 @@ void register_builtins(Interp& in) {
   });
   def(in, "divmod", [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
     if (a.pos.size() != 2) fail(loc, "divmod() takes two arguments");
-    return in.tuple({in.binary(ast::Op::FloorDiv, a.pos[0], a.pos[1], loc), in.binary(ast::Op::Mod, a.pos[0], a.pos[1], loc)});
+    return in.tuple(
+        {in.binary(ast::Op::FloorDiv, a.pos[0], a.pos[1], loc), in.binary(ast::Op::Mod, a.pos[0], a.pos[1], loc)});
   });
   def(in, "pow", [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
     if (a.pos.size() != 2) fail(loc, "pow() with two arguments only");
@@ -723,8 +736,8 @@ void register_builtins(Interp& in) {
 
   // math
   const std::pair<const char*, double (*)(double)> unary_math[] = {
-      {"sqrt", std::sqrt}, {"exp", std::exp}, {"tanh", std::tanh}, {"sin", std::sin}, {"cos", std::cos},
-      {"tan", std::tan},   {"atan", std::atan}, {"asin", std::asin}, {"acos", std::acos}, {"erf", std::erf},
+      {"sqrt", std::sqrt}, {"exp", std::exp},   {"tanh", std::tanh},   {"sin", std::sin},     {"cos", std::cos},
+      {"tan", std::tan},   {"atan", std::atan}, {"asin", std::asin},   {"acos", std::acos},   {"erf", std::erf},
       {"fabs", std::fabs}, {"log2", std::log2}, {"log10", std::log10}, {"log1p", std::log1p}, {"expm1", std::expm1},
       {"sinh", std::sinh}, {"cosh", std::cosh}};
   for (const auto& [name, f] : unary_math) def_math(in, name, f);

@@ -138,7 +138,9 @@ std::vector<std::string> InitRecorder::render() const {
     grow(e.parent);
   }
   grow(self_);
-  auto holder = [&](int m) { return m < static_cast<int>(holders_.size()) ? holders_[static_cast<size_t>(m)] : Holder::Attr; };
+  auto holder = [&](int m) {
+    return m < static_cast<int>(holders_.size()) ? holders_[static_cast<size_t>(m)] : Holder::Attr;
+  };
 
   // Which modules ModelNew needs: those whose names appear in a line, and their ancestors.
   std::vector<char> needed(static_cast<size_t>(n), 0), keep(static_cast<size_t>(n), 0);
@@ -167,7 +169,8 @@ std::vector<std::string> InitRecorder::render() const {
   std::vector<int> first_attach(static_cast<size_t>(n), -1);
   for (int i = 0; i < static_cast<int>(events_.size()); ++i) {
     const Event& e = events_[static_cast<size_t>(i)];
-    if (e.kind == Event::Attach && first_attach[static_cast<size_t>(e.module)] < 0) first_attach[static_cast<size_t>(e.module)] = i;
+    if (e.kind == Event::Attach && first_attach[static_cast<size_t>(e.module)] < 0)
+      first_attach[static_cast<size_t>(e.module)] = i;
   }
 
   std::vector<std::string> expr(static_cast<size_t>(n));
@@ -246,9 +249,12 @@ std::vector<std::string> InitRecorder::render() const {
             std::string joined;
             for (size_t k = 0; k < args.size(); ++k) joined += (k ? ", " : "") + args[k];
             std::string name = ctor.substr(0, ctor.find('('));
-            if (holder(m) == Holder::Dict) ctor = name + "({" + joined + "})";
-            else if (name == "nn.ModuleList") ctor = name + "([" + joined + "])";
-            else ctor = name + "(" + joined + ")";
+            if (holder(m) == Holder::Dict)
+              ctor = name + "({" + joined + "})";
+            else if (name == "nn.ModuleList")
+              ctor = name + "([" + joined + "])";
+            else
+              ctor = name + "(" + joined + ")";
           }
         }
         int fa = first_attach[static_cast<size_t>(m)];

@@ -30,9 +30,11 @@ class InitRecorder {
   void text(std::string line);
   void create(int module, std::string ctor, Holder holder);  // ctor: "nn.Module()", "nn.Sequential()", ...
   void set_holder(int module, Holder holder);
-  void set_self(int module) { self_ = module; }  // the traced module, written `self`  // nn.Sequential(OrderedDict(...)) holds its children by name
-  void attach(int parent, std::string key, int child);       // parent.key = child (or append, or [key])
-  std::string temp();                                          // a fresh tensor temporary, "_t0", "_t1", ...
+  void set_self(int module) {
+    self_ = module;
+  }  // the traced module, written `self`  // nn.Sequential(OrderedDict(...)) holds its children by name
+  void attach(int parent, std::string key, int child);  // parent.key = child (or append, or [key])
+  std::string temp();                                   // a fresh tensor temporary, "_t0", "_t1", ...
 
   // The lines of ModelNew.__init__'s body.
   std::vector<std::string> render() const;

@@ -75,8 +75,9 @@ void Interp::before_mutation(TensorObj* t, SourceLoc loc) {
     if (named) {
       for (TensorObj* v = named; v != root; v = v->base) {
         if (!v->identity_view) {
-          fail(loc, "an in-place change of a tensor after a view of it was stored is not supported in __init__ "
-                    "(change it before taking the view)");
+          fail(loc,
+               "an in-place change of a tensor after a view of it was stored is not supported in __init__ "
+               "(change it before taking the view)");
         }
       }
       if (root->expr.empty()) fail(loc, "this tensor cannot be replayed in ModelNew");

@@ -386,8 +386,7 @@ Interp::Flow Interp::exec(const ast::Stmt* s) {
       frame().ret = v;
       return Flow::Return;
     }
-    case K::If:
-      return truthy(eval(s->test), s->test->loc) ? exec_block(s->body) : exec_block(s->orelse);
+    case K::If: return truthy(eval(s->test), s->test->loc) ? exec_block(s->body) : exec_block(s->orelse);
     case K::For: {
       Value seq = eval(s->value);
       auto body = [&](const Value& item) -> std::optional<Flow> {
@@ -698,8 +697,9 @@ void Interp::delete_target(const ast::Expr* t) {
     Value idx = eval(t->rhs);
     if (obj.is(Kind::Dict)) {
       auto& items = obj.as<DictObj>()->items;
-      items.erase(std::remove_if(items.begin(), items.end(), [&](const auto& kv) { return values_equal(kv.first, idx); }),
-                  items.end());
+      items.erase(
+          std::remove_if(items.begin(), items.end(), [&](const auto& kv) { return values_equal(kv.first, idx); }),
+          items.end());
       return;
     }
     if (obj.is(Kind::List)) {
@@ -949,8 +949,7 @@ Value Interp::unary(ast::Op op, const Value& v, SourceLoc loc) {
     }
     TensorObj* rt = tensor_of(r);
     if (phase == Phase::Init && !rt->node && !t->expr.empty()) {
-      set_init_expr(rt, std::string(op == ast::Op::Neg ? "-" : "~") + tensor_expr(v, kPrecUnary, loc), kPrecUnary,
-                    {v});
+      set_init_expr(rt, std::string(op == ast::Op::Neg ? "-" : "~") + tensor_expr(v, kPrecUnary, loc), kPrecUnary, {v});
     }
     return r;
   }
@@ -1087,8 +1086,10 @@ Value Interp::binary(ast::Op op, const Value& a, const Value& b, SourceLoc loc) 
   if (a.is(Kind::Str) && b.is(Kind::Str) && op == O::Add) return str(str_of(a) + str_of(b));
   if (a.is(Kind::Str) && op == O::Mod) {
     CallArgs args;
-    if (b.is(Kind::Tuple)) args.pos = items_of(b);
-    else args.pos.push_back(b);
+    if (b.is(Kind::Tuple))
+      args.pos = items_of(b);
+    else
+      args.pos.push_back(b);
     return call(bound_native(a, "str.__mod__", str_methods.at("__mod__")), args, loc);
   }
   if (a.is(Kind::Str) && b.is_int_like() && op == O::Mul) {
@@ -1187,15 +1188,20 @@ Value Interp::compare(ast::Op op, const Value& a, const Value& b, SourceLoc loc)
     return Value::boolean(op == O::In ? found : !found);
   }
   if (a.is(Kind::Tensor) || b.is(Kind::Tensor)) {
-    Op g = op == O::Eq ? Op::Eq : op == O::NotEq ? Op::Ne : op == O::Lt ? Op::Lt : op == O::LtE ? Op::Le
-         : op == O::Gt ? Op::Gt : Op::Ge;
+    Op g = op == O::Eq      ? Op::Eq
+           : op == O::NotEq ? Op::Ne
+           : op == O::Lt    ? Op::Lt
+           : op == O::LtE   ? Op::Le
+           : op == O::Gt    ? Op::Gt
+                            : Op::Ge;
     if ((a.is(Kind::Tensor) || a.is_number()) && (b.is(Kind::Tensor) || b.is_number())) {
       Value r = t_binary(*this, g, a, b, loc);
       TensorObj* rt = tensor_of(r);
       auto has_expr = [](const Value& v) { return !v.is(Kind::Tensor) || !tensor_of(v)->expr.empty(); };
       if (phase == Phase::Init && !rt->node && has_expr(a) && has_expr(b)) {
-        set_init_expr(rt, tensor_expr(a, kPrecCompare + 1, loc) + " " + ast::op_name(op) + " " +
-                              tensor_expr(b, kPrecCompare + 1, loc),
+        set_init_expr(rt,
+                      tensor_expr(a, kPrecCompare + 1, loc) + " " + ast::op_name(op) + " " +
+                          tensor_expr(b, kPrecCompare + 1, loc),
                       kPrecCompare, {a, b});
       }
       return r;
@@ -1356,9 +1362,8 @@ Value Interp::subscript(const Value& obj, const Value& index, SourceLoc loc) {
         }
         set_init_expr(rt, tensor_expr(obj, kPrecPostfix, loc) + "[" + text + "]", kPrecPostfix, {obj});
         Value base = obj;
-        make_view(rt, tensor_of(obj), false, [this, base, text, loc] {
-          return tensor_expr(base, kPrecPostfix, loc) + "[" + text + "]";
-        });
+        make_view(rt, tensor_of(obj), false,
+                  [this, base, text, loc] { return tensor_expr(base, kPrecPostfix, loc) + "[" + text + "]"; });
       }
       return r;
     }
@@ -1454,7 +1459,8 @@ Value Interp::call(const Value& f, CallArgs& args, SourceLoc loc) {
             };
             if (r.is(Kind::Tensor)) {
               set(r, text);
-              auto first = std::find_if(operands.begin(), operands.end(), [](const Value& v) { return v.is(Kind::Tensor); });
+              auto first =
+                  std::find_if(operands.begin(), operands.end(), [](const Value& v) { return v.is(Kind::Tensor); });
               if (b->is_view && first != operands.end() && tensor_of(*first) != tensor_of(r)) {
                 std::string replay = b->replay;
                 Value self = b->self;
@@ -1474,7 +1480,8 @@ Value Interp::call(const Value& f, CallArgs& args, SourceLoc loc) {
     case Kind::Class: return call_class(f.as<ClassObj>(), args, loc);
     case Kind::Instance: {
       auto* inst = f.as<InstanceObj>();
-      if (inst->cls->builtin && inst->cls->module != ModuleKind::None) return call_builtin_module(*this, inst, args, loc);
+      if (inst->cls->builtin && inst->cls->module != ModuleKind::None)
+        return call_builtin_module(*this, inst, args, loc);
       const Value* fwd = inst->cls->find(inst->is_module() ? "forward" : "__call__");
       if (!fwd || !fwd->is(Kind::Function)) {
         fail(loc, "'" + inst->cls->name + "' object is not callable" +
@@ -1598,8 +1605,9 @@ Value Interp::class_attr(ClassObj* cls, const std::string& name, const Value& se
     if (v->is(Kind::Function)) {
       auto* fn = v->as<FunctionObj>();
       if (fn->is_static) return *v;
-      Value recv = fn->is_classmethod ? Value::of(Kind::Class, self.is(Kind::Instance) ? self.as<InstanceObj>()->cls : cls)
-                                      : self;
+      Value recv = fn->is_classmethod
+                       ? Value::of(Kind::Class, self.is(Kind::Instance) ? self.as<InstanceObj>()->cls : cls)
+                       : self;
       if (recv.is_none()) return *v;  // Class.method: a plain function
       if (fn->is_property) {
         CallArgs none;

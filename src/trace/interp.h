@@ -79,8 +79,8 @@ class Interp {
   // Gives a module its id and records its creation in the replay (in __init__); `top` is the traced module.
   int register_module(InstanceObj* inst, bool top = false);
   void module_setattr(InstanceObj* m, const std::string& name, const Value& v, SourceLoc loc);
-  void register_buffer(InstanceObj* m, const std::string& name, const Value& v, bool persistent,
-                       bool explicit_call, SourceLoc loc);
+  void register_buffer(InstanceObj* m, const std::string& name, const Value& v, bool persistent, bool explicit_call,
+                       SourceLoc loc);
   void register_parameter(InstanceObj* m, const std::string& name, const Value& v, SourceLoc loc);
   void add_module(InstanceObj* m, const std::string& key, const Value& child, SourceLoc loc);
   // A tensor held by a module, as forward sees it: its graph parameter.
@@ -103,9 +103,9 @@ class Interp {
   std::string render_call(const std::string& callee, const CallArgs& args, SourceLoc loc);
 
   // --- tables filled by the registration functions ---
-  std::unordered_map<std::string, Value> builtins;                  // len, range, int, ...
-  std::unordered_map<std::string, Value> registry;                  // "torch.relu", "torch.nn.Linear", "math.pi"
-  std::unordered_map<std::string, BuiltinFn> tensor_methods;        // "view", "sum", ...
+  std::unordered_map<std::string, Value> builtins;            // len, range, int, ...
+  std::unordered_map<std::string, Value> registry;            // "torch.relu", "torch.nn.Linear", "math.pi"
+  std::unordered_map<std::string, BuiltinFn> tensor_methods;  // "view", "sum", ...
   std::unordered_map<std::string, BuiltinFn> str_methods, list_methods, dict_methods, module_methods;
   ClassObj* module_class = nullptr;  // nn.Module
   ClassObj* parameter_class = nullptr;
@@ -119,7 +119,7 @@ class Interp {
   const ast::Module& module;
   const TraceOptions& options;
   Scope* globals;
-  std::vector<InstanceObj*> modules;  // nn.Module instances by id
+  std::vector<InstanceObj*> modules;   // nn.Module instances by id
   std::vector<TensorObj*> registered;  // parameters and buffers in registration order
   std::vector<TensorObj*> lazy_init;   // __init__ tensors whose expressions read named tensors
   InitRecorder replay;
@@ -155,8 +155,7 @@ class Interp {
   Value unary(ast::Op op, const Value& v, SourceLoc loc);
   Value call_class(ClassObj* cls, CallArgs& args, SourceLoc loc);
   Value class_attr(ClassObj* cls, const std::string& name, const Value& self, SourceLoc loc, bool* found);
-  Value instance_attr(InstanceObj* inst, const Value& self, const std::string& name, SourceLoc loc,
-                      bool* found);
+  Value instance_attr(InstanceObj* inst, const Value& self, const std::string& name, SourceLoc loc, bool* found);
   Frame& frame() { return frames_.back(); }
 
   std::vector<Frame> frames_;

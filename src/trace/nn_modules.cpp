@@ -1,6 +1,7 @@
-// torch.nn: nn.Module's own methods, the builtin modules (construction with their init recipes, and
-// forward), nn.Parameter and nn.init. nn.Linear is replayed as its parameters plus the nn.init calls of
-// its reset_parameters(), in PyTorch's order, so that ModelNew draws the same weights under one seed.
+// torch.nn: the state of nn.Module instances (parameters, buffers, submodules, as nn.Module.__setattr__
+// files them, recorded in the init replay), nn.Module's own methods, the builtin modules (construction with
+// their init recipes, and forward), nn.Parameter and nn.init. nn.Linear is replayed as its parameters plus
+// the nn.init calls of its reset_parameters(), in PyTorch's order, so that ModelNew draws the same weights.
 #include <algorithm>
 #include <cmath>
 
@@ -17,8 +18,10 @@ Value plain(InstanceObj* m, const std::string& name) {
 }
 
 void set_plain(InstanceObj* m, const std::string& name, const Value& v) {
-  if (AttrEntry* e = m->find(name)) e->value = v;
-  else m->attrs.push_back({name, Slot::Plain, true, v});
+  if (AttrEntry* e = m->find(name))
+    e->value = v;
+  else
+    m->attrs.push_back({name, Slot::Plain, true, v});
 }
 
 InstanceObj* new_module(Interp& in, ClassObj* cls) {
@@ -61,8 +64,10 @@ void preorder(InstanceObj* m, const std::string& prefix, std::vector<std::pair<s
 // named_parameters() / named_buffers(): in module order, each tensor once.
 std::vector<std::pair<std::string, Value>> named_tensors(InstanceObj* m, Slot slot, bool recurse) {
   std::vector<std::pair<std::string, InstanceObj*>> mods;
-  if (recurse) preorder(m, "", mods);
-  else mods.emplace_back("", m);
+  if (recurse)
+    preorder(m, "", mods);
+  else
+    mods.emplace_back("", m);
   std::vector<std::pair<std::string, Value>> out;
   for (const auto& [prefix, mod] : mods) {
     for (const AttrEntry& e : mod->attrs) {
@@ -143,8 +148,10 @@ void register_module_methods(Interp& in) {
       std::string prefix = b.has(0) ? to_str(b[0], "prefix", loc) : "";
       std::vector<Value> out;
       for (auto& [n, v] : named_tensors(self_of(self), s, b.given[1] ? to_bool(b[1], "recurse", loc) : true)) {
-        if (with_names) out.push_back(in.tuple({in.str(prefix.empty() ? n : prefix + "." + n), v}));
-        else out.push_back(v);
+        if (with_names)
+          out.push_back(in.tuple({in.str(prefix.empty() ? n : prefix + "." + n), v}));
+        else
+          out.push_back(v);
       }
       return in.list(std::move(out));
     };
@@ -194,8 +201,8 @@ void register_module_methods(Interp& in) {
     }
     return module_to(in, self_of(self), to, loc);
   };
-  const std::pair<const char*, DType> casts[] = {{"float", DType::Float32}, {"half", DType::Float16},
-                                                 {"bfloat16", DType::BFloat16}, {"double", DType::Float64}};
+  const std::pair<const char*, DType> casts[] = {
+      {"float", DType::Float32}, {"half", DType::Float16}, {"bfloat16", DType::BFloat16}, {"double", DType::Float64}};
   for (const auto& [name, t] : casts) {
     DType to = t;
     mm[name] = [=](Interp& in, const Value& self, CallArgs&, SourceLoc loc) {
@@ -262,8 +269,10 @@ InstanceObj* make_linear(Interp& in, ClassObj* cls, CallArgs& a, SourceLoc loc) 
   // nn.Linear.__init__ allocates both parameters uninitialised, then reset_parameters() draws
   // kaiming_uniform_(weight, a=sqrt(5)) and uniform_(bias, -1/sqrt(fan_in), 1/sqrt(fan_in)), in that order.
   in.register_parameter(m, "weight", param({fout, fin}, std::to_string(fout) + ", " + std::to_string(fin)), loc);
-  if (bias) in.register_parameter(m, "bias", param({fout}, std::to_string(fout)), loc);
-  else in.register_parameter(m, "bias", Value::none(), loc);
+  if (bias)
+    in.register_parameter(m, "bias", param({fout}, std::to_string(fout)), loc);
+  else
+    in.register_parameter(m, "bias", Value::none(), loc);
   in.replay.text("nn.init.kaiming_uniform_(" + ref + ".weight, a=math.sqrt(5))");
   if (bias) {
     in.replay.text(fin > 0 ? "bound = 1 / math.sqrt(" + std::to_string(fin) + ")" : "bound = 0");
@@ -419,14 +428,20 @@ void register_nn(Interp& in) {
   in.module_class = module;
   in.registry["torch.nn.Module"] = Value::of(Kind::Class, module);
 
-  const std::pair<const char*, ModuleKind> kinds[] = {
-      {"Linear", ModuleKind::Linear},       {"ReLU", ModuleKind::ReLU},
-      {"GELU", ModuleKind::GELU},           {"SiLU", ModuleKind::SiLU},
-      {"Sigmoid", ModuleKind::Sigmoid},     {"Tanh", ModuleKind::Tanh},
-      {"Softmax", ModuleKind::Softmax},     {"LogSoftmax", ModuleKind::LogSoftmax},
-      {"Identity", ModuleKind::Identity},   {"Flatten", ModuleKind::Flatten},
-      {"Dropout", ModuleKind::Dropout},     {"Sequential", ModuleKind::Sequential},
-      {"ModuleList", ModuleKind::ModuleList}, {"ModuleDict", ModuleKind::ModuleDict}};
+  const std::pair<const char*, ModuleKind> kinds[] = {{"Linear", ModuleKind::Linear},
+                                                      {"ReLU", ModuleKind::ReLU},
+                                                      {"GELU", ModuleKind::GELU},
+                                                      {"SiLU", ModuleKind::SiLU},
+                                                      {"Sigmoid", ModuleKind::Sigmoid},
+                                                      {"Tanh", ModuleKind::Tanh},
+                                                      {"Softmax", ModuleKind::Softmax},
+                                                      {"LogSoftmax", ModuleKind::LogSoftmax},
+                                                      {"Identity", ModuleKind::Identity},
+                                                      {"Flatten", ModuleKind::Flatten},
+                                                      {"Dropout", ModuleKind::Dropout},
+                                                      {"Sequential", ModuleKind::Sequential},
+                                                      {"ModuleList", ModuleKind::ModuleList},
+                                                      {"ModuleDict", ModuleKind::ModuleDict}};
   for (const auto& [name, kind] : kinds) {
     auto* c = in.heap.make<ClassObj>();
     c->name = name;
@@ -467,29 +482,29 @@ void register_nn(Interp& in) {
   in.registry["torch.nn.parameter.Parameter"] = in.registry["torch.nn.Parameter"];
 
   // nn.init: every call is replayed as written, on the tensor's ModelNew name, at the moment it runs.
-  for (const char* fn : {"uniform_", "normal_", "constant_", "ones_", "zeros_", "eye_", "dirac_", "xavier_uniform_",
-                         "xavier_normal_", "kaiming_uniform_", "kaiming_normal_", "trunc_normal_", "orthogonal_",
-                         "sparse_"}) {
+  for (const char* fn :
+       {"uniform_", "normal_", "constant_", "ones_", "zeros_", "eye_", "dirac_", "xavier_uniform_", "xavier_normal_",
+        "kaiming_uniform_", "kaiming_normal_", "trunc_normal_", "orthogonal_", "sparse_"}) {
     std::string name = fn;
-    in.registry["torch.nn.init." + name] =
-        in.native("nn.init." + name, [name](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
-          Value target;
-          if (!a.pos.empty()) target = a.pos[0];
-          for (const auto& [k, v] : a.kw) {
-            if (k == "tensor") target = v;
-          }
-          TensorObj* t = need_tensor(target, "nn.init." + name, loc);
-          if (in.phase == Phase::Forward || t->node) fail(loc, "nn.init." + name + " in forward() is not supported");
-          bool fans = name.rfind("xavier", 0) == 0 || name.rfind("kaiming", 0) == 0;
-          if (fans && t->rank() < 2) {
-            fail(loc, "nn.init." + name + ": fan in and fan out cannot be computed for a tensor with fewer than 2 dims");
-          }
-          if (in.phase == Phase::Init && t->phase == Phase::Init) {
-            in.before_mutation(t, loc);
-            in.replay.text(in.render_call("nn.init." + name, a, loc));
-          }
-          return target;
-        });
+    in.registry["torch.nn.init." + name] = in.native("nn.init." + name, [name](Interp& in, const Value&, CallArgs& a,
+                                                                               SourceLoc loc) {
+      Value target;
+      if (!a.pos.empty()) target = a.pos[0];
+      for (const auto& [k, v] : a.kw) {
+        if (k == "tensor") target = v;
+      }
+      TensorObj* t = need_tensor(target, "nn.init." + name, loc);
+      if (in.phase == Phase::Forward || t->node) fail(loc, "nn.init." + name + " in forward() is not supported");
+      bool fans = name.rfind("xavier", 0) == 0 || name.rfind("kaiming", 0) == 0;
+      if (fans && t->rank() < 2) {
+        fail(loc, "nn.init." + name + ": fan in and fan out cannot be computed for a tensor with fewer than 2 dims");
+      }
+      if (in.phase == Phase::Init && t->phase == Phase::Init) {
+        in.before_mutation(t, loc);
+        in.replay.text(in.render_call("nn.init." + name, a, loc));
+      }
+      return target;
+    });
   }
   in.registry["torch.nn.init.calculate_gain"] =
       in.native("nn.init.calculate_gain", [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
@@ -545,8 +560,10 @@ void Interp::register_parameter(InstanceObj* m, const std::string& name, const V
     e = nullptr;
   }
   if (v.is_none()) {
-    if (!e) m->attrs.push_back({name, Slot::Param, true, v});
-    else e->value = v;
+    if (!e)
+      m->attrs.push_back({name, Slot::Param, true, v});
+    else
+      e->value = v;
     return;
   }
   if (!v.is(Kind::Tensor) || !tensor_of(v)->is_param) {
@@ -561,8 +578,10 @@ void Interp::register_parameter(InstanceObj* m, const std::string& name, const V
   t->prec = kPrecPostfix;
   t->lvalue = true;
   registered.push_back(t);
-  if (!e) m->attrs.push_back({name, Slot::Param, true, v});
-  else e->value = v;
+  if (!e)
+    m->attrs.push_back({name, Slot::Param, true, v});
+  else
+    e->value = v;
 }
 
 void Interp::register_buffer(InstanceObj* m, const std::string& name, const Value& v, bool persistent,
@@ -596,8 +615,10 @@ void Interp::register_buffer(InstanceObj* m, const std::string& name, const Valu
   } else if (v.is(Kind::Tensor) && !tensor_of(v)->node) {
     fail(loc, "buffers can only be created in __init__");
   }
-  if (!e) m->attrs.push_back({name, Slot::Buffer, persistent, v});
-  else e->value = v;
+  if (!e)
+    m->attrs.push_back({name, Slot::Buffer, persistent, v});
+  else
+    e->value = v;
 }
 
 void Interp::add_module(InstanceObj* m, const std::string& key, const Value& child, SourceLoc loc) {
@@ -613,8 +634,10 @@ void Interp::add_module(InstanceObj* m, const std::string& key, const Value& chi
     if (!m->replayed) fail(loc, "a module created outside __init__ cannot hold modules in ModelNew's replay");
     replay.attach(m->module_id, key, child.as<InstanceObj>()->module_id);
   }
-  if (!e) m->attrs.push_back({key, Slot::Module, true, child});
-  else e->value = child;
+  if (!e)
+    m->attrs.push_back({key, Slot::Module, true, child});
+  else
+    e->value = child;
 }
 
 void Interp::module_setattr(InstanceObj* m, const std::string& name, const Value& v, SourceLoc loc) {
@@ -635,8 +658,10 @@ void Interp::module_setattr(InstanceObj* m, const std::string& name, const Value
     remove_entry(m, name);
     e = nullptr;
   }
-  if (e) e->value = v;
-  else m->attrs.push_back({name, Slot::Plain, true, v});
+  if (e)
+    e->value = v;
+  else
+    m->attrs.push_back({name, Slot::Plain, true, v});
 }
 
 Value Interp::forward_view(const Value& v, const std::string& attr, SourceLoc loc) {

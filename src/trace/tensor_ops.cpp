@@ -68,7 +68,8 @@ const Node* operand(Interp& in, const Value& v, DType t) {
 
 Shape broadcast_or_fail(const Shape& a, const Shape& b, SourceLoc loc) {
   Shape out;
-  if (!broadcast_shapes(a, b, out)) fail(loc, "shapes " + shape_text(a) + " and " + shape_text(b) + " do not broadcast");
+  if (!broadcast_shapes(a, b, out))
+    fail(loc, "shapes " + shape_text(a) + " and " + shape_text(b) + " do not broadcast");
   return out;
 }
 
@@ -178,8 +179,9 @@ Value t_where(Interp& in, const Value& cond, const Value& a, const Value& b, Sou
   if (a.is(Kind::Tensor) || b.is(Kind::Tensor)) {
     c = common_dtype(a, b);
   } else {
-    c = std::max(scalar_category(a), scalar_category(b)) == 2 ? DType::Float32
-        : std::max(scalar_category(a), scalar_category(b)) == 1 ? DType::Int64 : DType::Bool;
+    c = std::max(scalar_category(a), scalar_category(b)) == 2   ? DType::Float32
+        : std::max(scalar_category(a), scalar_category(b)) == 1 ? DType::Int64
+                                                                : DType::Bool;
   }
   check_float64(c, loc);
   if (traced(in, {tc, maybe_tensor(a), maybe_tensor(b)}, loc)) {
@@ -227,8 +229,10 @@ Shape reduced_shape(const Shape& s, const std::vector<int64_t>& axes, bool keepd
   Shape out;
   for (int64_t i = 0; i < static_cast<int64_t>(s.size()); ++i) {
     bool r = std::find(axes.begin(), axes.end(), i) != axes.end();
-    if (!r) out.push_back(s[static_cast<size_t>(i)]);
-    else if (keepdim) out.push_back(1);
+    if (!r)
+      out.push_back(s[static_cast<size_t>(i)]);
+    else if (keepdim)
+      out.push_back(1);
   }
   return out;
 }
@@ -245,7 +249,8 @@ Value t_reduce(Interp& in, Op op, const Value& x, std::optional<std::vector<int6
     for (int i = 0; i < t->rank(); ++i) axes.push_back(i);
   }
   if (op == Op::Mean && !is_floating(t->dtype)) {
-    fail(loc, std::string("mean of a ") + torch_dtype_name(t->dtype) + " tensor is not supported (PyTorch needs a floating dtype)");
+    fail(loc, std::string("mean of a ") + torch_dtype_name(t->dtype) +
+                  " tensor is not supported (PyTorch needs a floating dtype)");
   }
   for (int64_t a : axes) {
     if (t->shape[static_cast<size_t>(a)] == 0 && (op == Op::Max || op == Op::Min)) {
@@ -294,7 +299,8 @@ Value t_gelu(Interp& in, const Value& x, const std::string& approximate, SourceL
   if (approximate != "none" && approximate != "tanh") {
     fail(loc, "gelu: approximate must be 'none' or 'tanh', got '" + approximate + "'");
   }
-  if (!is_floating(t->dtype)) fail(loc, std::string("gelu of a ") + torch_dtype_name(t->dtype) + " tensor is not supported");
+  if (!is_floating(t->dtype))
+    fail(loc, std::string("gelu of a ") + torch_dtype_name(t->dtype) + " tensor is not supported");
   if (traced(in, {t}, loc)) {
     Attr a;
     a.str = approximate;
@@ -305,7 +311,8 @@ Value t_gelu(Interp& in, const Value& x, const std::string& approximate, SourceL
 
 Value t_silu(Interp& in, const Value& x, SourceLoc loc) {
   TensorObj* t = need_tensor(x, "silu", loc);
-  if (!is_floating(t->dtype)) fail(loc, std::string("silu of a ") + torch_dtype_name(t->dtype) + " tensor is not supported");
+  if (!is_floating(t->dtype))
+    fail(loc, std::string("silu of a ") + torch_dtype_name(t->dtype) + " tensor is not supported");
   if (traced(in, {t}, loc)) return from_node(in, in.graph->make(Op::Silu, t->dtype, t->shape, {t->node}, {}, loc));
   return shape_only(in, t->shape, t->dtype);
 }
@@ -453,11 +460,14 @@ Value t_index(Interp& in, const Value& x, const Value& index, SourceLoc loc) {
   std::vector<Value> items = index.is(Kind::Tuple) ? items_of(index) : std::vector<Value>{index};
   int consumed = 0, ellipses = 0;
   for (const Value& v : items) {
-    if (v.is(Kind::Int) || v.is(Kind::Slice)) ++consumed;
-    else if (v.is(Kind::Ellipsis)) ++ellipses;
+    if (v.is(Kind::Int) || v.is(Kind::Slice))
+      ++consumed;
+    else if (v.is(Kind::Ellipsis))
+      ++ellipses;
     else if (!v.is_none()) {
-      fail(loc, "indexing a tensor with a " + type_name(v) + " is not supported (only None, ':', integers on "
-                "dims of size 1 and ...)");
+      fail(loc, "indexing a tensor with a " + type_name(v) +
+                    " is not supported (only None, ':', integers on "
+                    "dims of size 1 and ...)");
     }
   }
   if (ellipses > 1) fail(loc, "an index can only have a single ellipsis ('...')");
@@ -487,7 +497,8 @@ Value t_index(Interp& in, const Value& x, const Value& index, SourceLoc loc) {
     } else {
       int64_t size = t->shape[static_cast<size_t>(dim)];
       int64_t i = v.i < 0 ? v.i + size : v.i;
-      if (i < 0 || i >= size) fail(loc, "index " + std::to_string(v.i) + " is out of range for a dim of size " + std::to_string(size));
+      if (i < 0 || i >= size)
+        fail(loc, "index " + std::to_string(v.i) + " is out of range for a dim of size " + std::to_string(size));
       if (size != 1) fail(loc, "indexing a tensor with an integer is not supported yet (only on dims of size 1)");
       ++dim;
     }
@@ -521,7 +532,8 @@ Value t_matmul(Interp& in, const Value& a, const Value& b, SourceLoc loc, const 
   }
   Shape ba(sa.begin(), sa.end() - 2), bb(sb.begin(), sb.end() - 2), batch;
   if (!broadcast_shapes(ba, bb, batch)) {
-    fail(loc, f + ": the batch dims of " + shape_text(ta->shape) + " and " + shape_text(tb->shape) + " do not broadcast");
+    fail(loc,
+         f + ": the batch dims of " + shape_text(ta->shape) + " and " + shape_text(tb->shape) + " do not broadcast");
   }
   Shape out = batch;
   if (ta->rank() > 1) out.push_back(sa[sa.size() - 2]);
@@ -542,15 +554,18 @@ Value t_linear(Interp& in, const Value& x, const Value& w, const Value& b, Sourc
   if (tw->rank() != 2) fail(loc, "linear: the weight must be 2-D, got " + shape_text(tw->shape));
   if (tx->rank() == 0) fail(loc, "linear: the input must have at least one dimension");
   if (tx->shape.back() != tw->shape[1]) {
-    fail(loc, "linear: the input's last dim (" + std::to_string(tx->shape.back()) + ") does not match the weight's "
-              "in_features (" + std::to_string(tw->shape[1]) + ")");
+    fail(loc, "linear: the input's last dim (" + std::to_string(tx->shape.back()) +
+                  ") does not match the weight's "
+                  "in_features (" +
+                  std::to_string(tw->shape[1]) + ")");
   }
   // linear(x, w, b) => matmul(x, permute(w, {1, 0})) + b
   Value y = t_matmul(in, x, t_permute(in, w, {1, 0}, loc), loc, "linear");
   if (!b.is_none()) {
     TensorObj* tb = need_tensor(b, "linear bias", loc);
     if (tb->rank() > 1 || (tb->rank() == 1 && tb->shape[0] != tw->shape[0] && tb->shape[0] != 1)) {
-      fail(loc, "linear: the bias " + shape_text(tb->shape) + " does not match out_features " + std::to_string(tw->shape[0]));
+      fail(loc, "linear: the bias " + shape_text(tb->shape) + " does not match out_features " +
+                    std::to_string(tw->shape[0]));
     }
     y = t_binary(in, Op::Add, y, b, loc);
   }

@@ -16,9 +16,9 @@ using Fn = BuiltinFn;
 // Ops whose result shares its input's storage (or may: reshape, flatten and contiguous return views when
 // they can, and a replay made of the same ops aliases in the same cases).
 bool is_view_op(const std::string& name) {
-  static const char* const kViews[] = {"view", "reshape", "permute", "transpose", "swapaxes", "swapdims", "t",
-                                       "expand", "expand_as", "view_as", "reshape_as", "squeeze", "unsqueeze",
-                                       "flatten", "contiguous", "detach"};
+  static const char* const kViews[] = {"view",      "reshape", "permute",    "transpose", "swapaxes",   "swapdims",
+                                       "t",         "expand",  "expand_as",  "view_as",   "reshape_as", "squeeze",
+                                       "unsqueeze", "flatten", "contiguous", "detach"};
   for (const char* v : kViews) {
     if (name == v) return true;
   }
@@ -160,14 +160,17 @@ Value to_fn(Interp& in, const Value& self, CallArgs& a, SourceLoc loc) {
   // x.to(dtype), x.to(device), x.to(device, dtype), x.to(other), with keywords: only the dtype matters.
   DType target = tensor_of(self)->dtype;
   for (const Value& v : a.pos) {
-    if (v.is(Kind::DType)) target = to_dtype(v, "Tensor.to", loc);
-    else if (v.is(Kind::Tensor)) target = tensor_of(v)->dtype;
+    if (v.is(Kind::DType))
+      target = to_dtype(v, "Tensor.to", loc);
+    else if (v.is(Kind::Tensor))
+      target = tensor_of(v)->dtype;
     else if (!(v.is(Kind::Str) || v.is(Kind::Device) || v.is_int_like() || v.is_none())) {
       fail(loc, "Tensor.to: unexpected argument of type " + type_name(v));
     }
   }
   for (const auto& [k, v] : a.kw) {
-    if (k == "dtype") target = to_dtype(v, "Tensor.to", loc);
+    if (k == "dtype")
+      target = to_dtype(v, "Tensor.to", loc);
     else if (k != "device" && k != "non_blocking" && k != "copy" && k != "memory_format") {
       fail(loc, "Tensor.to() got an unexpected keyword argument '" + k + "'");
     }
@@ -279,7 +282,8 @@ Fn random_like(const std::string& qualname) {
 Value full_fn(Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
   Bound b = bind(in, a, "torch.full", {"size", "fill_value", FACTORY_KWARGS}, loc);
   double v = to_float(b[1], "torch.full fill_value", loc);
-  return created(in, to_int_list(b[0], "torch.full", loc), opt_dtype(b, 2, scalar_dtype(b[1]), "torch.full", loc), v, loc);
+  return created(in, to_int_list(b[0], "torch.full", loc), opt_dtype(b, 2, scalar_dtype(b[1]), "torch.full", loc), v,
+                 loc);
 }
 
 Value full_like_fn(Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
@@ -428,9 +432,11 @@ Fn concat(bool stack, const std::string& name) {
       dt = promote(dt, t->dtype);
       Shape s = t->shape;
       bool ok = s.size() == first->shape.size();
-      for (size_t k = 0; ok && k < s.size(); ++k) ok = stack || static_cast<int64_t>(k) == dim ? true : s[k] == first->shape[k];
+      for (size_t k = 0; ok && k < s.size(); ++k)
+        ok = stack || static_cast<int64_t>(k) == dim ? true : s[k] == first->shape[k];
       if (stack) ok = ok && s == first->shape;
-      if (!ok) fail(loc, name + ": tensors " + shape_str(first->shape) + " and " + shape_str(s) + " do not fit together");
+      if (!ok)
+        fail(loc, name + ": tensors " + shape_str(first->shape) + " and " + shape_str(s) + " do not fit together");
       if (!stack) out[static_cast<size_t>(dim)] += s[static_cast<size_t>(dim)];
     }
     return created(in, out, dt, 0, loc);
@@ -515,7 +521,8 @@ Value inplace_method(Interp& in, const std::string& name, const Value& self, Cal
   TensorObj* t = tensor_of(self);
   if (t->node || in.phase == Phase::Forward) {
     std::string base = name.substr(0, name.size() - 1);
-    fail(loc, "Tensor." + name + " is an in-place operation: not supported in forward() (write x = x." + base + "(...))");
+    fail(loc,
+         "Tensor." + name + " is an in-place operation: not supported in forward() (write x = x." + base + "(...))");
   }
   if (in.phase == Phase::Init && t->phase == Phase::Init) {
     in.before_mutation(t, loc);
@@ -537,7 +544,8 @@ Value tensor_attr(Interp& in, const Value& self, const std::string& name, Source
     if (in.phase == Phase::Init && !rt->node && !t->expr.empty() && rt != t) {
       in.set_init_expr(rt, in.tensor_expr(self, kPrecPostfix, loc) + suffix, kPrecPostfix, {self});
       Interp* ip = &in;
-      in.make_view(rt, t, identity, [ip, self, suffix, loc] { return ip->tensor_expr(self, kPrecPostfix, loc) + suffix; });
+      in.make_view(rt, t, identity,
+                   [ip, self, suffix, loc] { return ip->tensor_expr(self, kPrecPostfix, loc) + suffix; });
     }
     return r;
   };
@@ -585,15 +593,14 @@ Value tensor_attr(Interp& in, const Value& self, const std::string& name, Source
 }
 
 void register_torch(Interp& in) {
-  for (const char* ns : {"torch", "torch.nn", "torch.nn.functional", "torch.nn.init", "torch.cuda", "math",
-                         "collections"}) {
+  for (const char* ns :
+       {"torch", "torch.nn", "torch.nn.functional", "torch.nn.init", "torch.cuda", "math", "collections"}) {
     in.registry[ns] = in.namespace_value(ns);
   }
   const std::pair<const char*, DType> dtypes[] = {
-      {"float32", DType::Float32}, {"float", DType::Float32}, {"float16", DType::Float16}, {"half", DType::Float16},
-      {"bfloat16", DType::BFloat16}, {"float64", DType::Float64}, {"double", DType::Float64},
-      {"int32", DType::Int32}, {"int", DType::Int32}, {"int64", DType::Int64}, {"long", DType::Int64},
-      {"bool", DType::Bool}};
+      {"float32", DType::Float32},   {"float", DType::Float32},   {"float16", DType::Float16}, {"half", DType::Float16},
+      {"bfloat16", DType::BFloat16}, {"float64", DType::Float64}, {"double", DType::Float64},  {"int32", DType::Int32},
+      {"int", DType::Int32},         {"int64", DType::Int64},     {"long", DType::Int64},      {"bool", DType::Bool}};
   for (const auto& [name, t] : dtypes) in.registry[std::string("torch.") + name] = Value::dtype_value(t);
   in.registry["torch.pi"] = Value::floating(M_PI);
   in.registry["torch.e"] = Value::floating(M_E);
@@ -616,13 +623,11 @@ void register_torch(Interp& in) {
   in.registry["torch.device"].as<BuiltinObj>()->replay.clear();
   // Gradient modes: the with-statement runs the body; as decorators they are ignored anyway.
   for (const char* name : {"torch.no_grad", "torch.enable_grad", "torch.inference_mode", "torch.set_grad_enabled"}) {
-    in.registry[name] = in.native(name, [](Interp& in, const Value&, CallArgs&, SourceLoc) {
-      return in.namespace_value("<grad mode>");
-    });
+    in.registry[name] = in.native(
+        name, [](Interp& in, const Value&, CallArgs&, SourceLoc) { return in.namespace_value("<grad mode>"); });
   }
-  in.registry["torch.cuda.is_available"] = in.native("torch.cuda.is_available", [](Interp&, const Value&, CallArgs&, SourceLoc) {
-    return Value::boolean(true);
-  });
+  in.registry["torch.cuda.is_available"] = in.native(
+      "torch.cuda.is_available", [](Interp&, const Value&, CallArgs&, SourceLoc) { return Value::boolean(true); });
   // torch.finfo / torch.iinfo: named tuples of the limits.
   def_fn(in, "torch.finfo", [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
     Bound b = bind(in, a, "torch.finfo", {"type="}, loc);
@@ -631,7 +636,9 @@ void register_torch(Interp& in) {
     switch (t) {
       case DType::Float16: eps = 0.0009765625, max = 65504.0, tiny = 6.103515625e-05; break;
       case DType::BFloat16: eps = 0.0078125, max = 3.3895313892515355e+38, tiny = 1.1754943508222875e-38; break;
-      case DType::Float32: eps = 1.1920928955078125e-07, max = 3.4028234663852886e+38, tiny = 1.1754943508222875e-38; break;
+      case DType::Float32:
+        eps = 1.1920928955078125e-07, max = 3.4028234663852886e+38, tiny = 1.1754943508222875e-38;
+        break;
       default: fail(loc, std::string("torch.finfo of ") + torch_dtype_name(t) + " (not a floating dtype)");
     }
     return in.tuple({Value::floating(eps), Value::floating(max), Value::floating(-max), Value::floating(tiny)},
@@ -651,13 +658,17 @@ void register_torch(Interp& in) {
   in.registry["torch.manual_seed"].as<BuiltinObj>()->replay.clear();
 
   // elementwise
-  const std::pair<const char*, Op> unaries[] = {
-      {"abs", Op::Abs},   {"neg", Op::Neg},     {"negative", Op::Neg}, {"exp", Op::Exp},         {"log", Op::Log},
-      {"sqrt", Op::Sqrt}, {"rsqrt", Op::Rsqrt}, {"sin", Op::Sin},      {"cos", Op::Cos},         {"tanh", Op::Tanh},
-      {"sigmoid", Op::Sigmoid}, {"relu", Op::Relu}, {"erf", Op::Erf},  {"logical_not", Op::LogicalNot}};
+  const std::pair<const char*, Op> unaries[] = {{"abs", Op::Abs},         {"neg", Op::Neg},
+                                                {"negative", Op::Neg},    {"exp", Op::Exp},
+                                                {"log", Op::Log},         {"sqrt", Op::Sqrt},
+                                                {"rsqrt", Op::Rsqrt},     {"sin", Op::Sin},
+                                                {"cos", Op::Cos},         {"tanh", Op::Tanh},
+                                                {"sigmoid", Op::Sigmoid}, {"relu", Op::Relu},
+                                                {"erf", Op::Erf},         {"logical_not", Op::LogicalNot}};
   for (const auto& [name, op] : unaries) def_both(in, name, unary(op, name));
   for (const char* name : {"relu", "sigmoid", "tanh"}) {
-    def_fn(in, std::string("torch.nn.functional.") + name, in.registry.at(std::string("torch.") + name).as<BuiltinObj>()->fn);
+    def_fn(in, std::string("torch.nn.functional.") + name,
+           in.registry.at(std::string("torch.") + name).as<BuiltinObj>()->fn);
   }
   def_both(in, "square", [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
     Bound b = bind(in, a, "square", {"input"}, loc);
@@ -667,14 +678,31 @@ void register_torch(Interp& in) {
     Bound b = bind(in, a, "reciprocal", {"input"}, loc);
     return t_binary(in, Op::Div, Value::floating(1.0), b[0], loc);
   });
-  const std::tuple<const char*, Op, bool> binaries[] = {
-      {"add", Op::Add, true}, {"sub", Op::Sub, true}, {"subtract", Op::Sub, true}, {"mul", Op::Mul, false},
-      {"multiply", Op::Mul, false}, {"div", Op::Div, false}, {"divide", Op::Div, false},
-      {"true_divide", Op::Div, false}, {"maximum", Op::Maximum, false}, {"minimum", Op::Minimum, false},
-      {"fmax", Op::Maximum, false}, {"fmin", Op::Minimum, false}, {"eq", Op::Eq, false}, {"ne", Op::Ne, false},
-      {"not_equal", Op::Ne, false}, {"lt", Op::Lt, false}, {"less", Op::Lt, false}, {"le", Op::Le, false},
-      {"less_equal", Op::Le, false}, {"gt", Op::Gt, false}, {"greater", Op::Gt, false}, {"ge", Op::Ge, false},
-      {"greater_equal", Op::Ge, false}, {"logical_and", Op::LogicalAnd, false}, {"logical_or", Op::LogicalOr, false}};
+  const std::tuple<const char*, Op, bool> binaries[] = {{"add", Op::Add, true},
+                                                        {"sub", Op::Sub, true},
+                                                        {"subtract", Op::Sub, true},
+                                                        {"mul", Op::Mul, false},
+                                                        {"multiply", Op::Mul, false},
+                                                        {"div", Op::Div, false},
+                                                        {"divide", Op::Div, false},
+                                                        {"true_divide", Op::Div, false},
+                                                        {"maximum", Op::Maximum, false},
+                                                        {"minimum", Op::Minimum, false},
+                                                        {"fmax", Op::Maximum, false},
+                                                        {"fmin", Op::Minimum, false},
+                                                        {"eq", Op::Eq, false},
+                                                        {"ne", Op::Ne, false},
+                                                        {"not_equal", Op::Ne, false},
+                                                        {"lt", Op::Lt, false},
+                                                        {"less", Op::Lt, false},
+                                                        {"le", Op::Le, false},
+                                                        {"less_equal", Op::Le, false},
+                                                        {"gt", Op::Gt, false},
+                                                        {"greater", Op::Gt, false},
+                                                        {"ge", Op::Ge, false},
+                                                        {"greater_equal", Op::Ge, false},
+                                                        {"logical_and", Op::LogicalAnd, false},
+                                                        {"logical_or", Op::LogicalOr, false}};
   for (const auto& [name, op, alpha] : binaries) def_both(in, name, binary(op, name, alpha));
   def_both(in, "pow", [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
     Bound b = bind(in, a, "pow", {"input", "exponent"}, loc);
@@ -717,9 +745,9 @@ void register_torch(Interp& in) {
   def_fn(in, "torch.nn.functional.log_softmax", softmax(Op::LogSoftmax, "F.log_softmax"));
 
   // casts
-  const std::pair<const char*, DType> casts[] = {{"float", DType::Float32}, {"half", DType::Float16},
-                                                 {"bfloat16", DType::BFloat16}, {"double", DType::Float64},
-                                                 {"int", DType::Int32}, {"long", DType::Int64}, {"bool", DType::Bool}};
+  const std::pair<const char*, DType> casts[] = {
+      {"float", DType::Float32}, {"half", DType::Float16}, {"bfloat16", DType::BFloat16}, {"double", DType::Float64},
+      {"int", DType::Int32},     {"long", DType::Int64},   {"bool", DType::Bool}};
   for (const auto& [name, t] : casts) {
     DType to = t;
     in.tensor_methods[name] = [to](Interp& in, const Value& self, CallArgs& a, SourceLoc loc) {
@@ -744,7 +772,8 @@ void register_torch(Interp& in) {
                            "storage_offset", "unique"}) {
     std::string n = name;
     in.tensor_methods[name] = [n](Interp&, const Value&, CallArgs&, SourceLoc loc) -> Value {
-      bool data = n == "item" || n == "tolist" || n == "numpy" || n == "nonzero" || n == "any" || n == "all" || n == "unique";
+      bool data =
+          n == "item" || n == "tolist" || n == "numpy" || n == "nonzero" || n == "any" || n == "all" || n == "unique";
       fail(loc, "Tensor." + n + "() is not supported" +
                     std::string(data ? ": it depends on the tensor's data" : ": strides are not known when tracing"));
     };
@@ -873,13 +902,13 @@ void register_torch(Interp& in) {
   // random draws in place of a tensor's values, written as Tensor methods (x.normal_() is generic in-place)
   in.tensor_methods["new_zeros"] = [](Interp& in, const Value& self, CallArgs& a, SourceLoc loc) {
     Bound b = bind(in, a, "Tensor.new_zeros", {"*size", "size=", FACTORY_KWARGS}, loc);
-    return created(in, factory_size(b, 0, 1, "Tensor.new_zeros", loc), opt_dtype(b, 2, tensor_of(self)->dtype, "new_zeros", loc),
-                   0, loc);
+    return created(in, factory_size(b, 0, 1, "Tensor.new_zeros", loc),
+                   opt_dtype(b, 2, tensor_of(self)->dtype, "new_zeros", loc), 0, loc);
   };
   in.tensor_methods["new_ones"] = [](Interp& in, const Value& self, CallArgs& a, SourceLoc loc) {
     Bound b = bind(in, a, "Tensor.new_ones", {"*size", "size=", FACTORY_KWARGS}, loc);
-    return created(in, factory_size(b, 0, 1, "Tensor.new_ones", loc), opt_dtype(b, 2, tensor_of(self)->dtype, "new_ones", loc),
-                   1, loc);
+    return created(in, factory_size(b, 0, 1, "Tensor.new_ones", loc),
+                   opt_dtype(b, 2, tensor_of(self)->dtype, "new_ones", loc), 1, loc);
   };
 }
 

@@ -158,7 +158,10 @@ std::string signature(const tracer::FunctionObj* fn) {
     const ast::Param& p = params[i];
     std::string item;
     switch (p.kind) {
-      case ast::Param::Kind::VarArgs: item = "*" + p.name; star_seen = true; break;
+      case ast::Param::Kind::VarArgs:
+        item = "*" + p.name;
+        star_seen = true;
+        break;
       case ast::Param::Kind::KwArgs: item = "**" + p.name; break;
       case ast::Param::Kind::KwOnly:
         if (!star_seen) {
@@ -238,7 +241,7 @@ TraceResult trace(const ast::Module& module, const TraceOptions& options) {
   for (const Value& v : init_args) {
     if (tracer::literal_repr(v).empty()) {
       tracer::fail(get_init_inputs->loc, "get_init_inputs() returns a " + tracer::type_name(v) +
-                                            ": only Python literals are supported as constructor arguments");
+                                             ": only Python literals are supported as constructor arguments");
     }
   }
 
@@ -255,11 +258,11 @@ TraceResult trace(const ast::Module& module, const TraceOptions& options) {
   if (init_fn) arity(init_fn, required, max);
   int given = static_cast<int>(init_args.size());
   if (given < required || (max >= 0 && given > max)) {
-    std::string takes = max < 0 ? "at least " + plural(required)
+    std::string takes = max < 0           ? "at least " + plural(required)
                         : required == max ? plural(max)
                                           : std::to_string(required) + " to " + plural(max);
     tracer::fail(init_fn ? init_fn->loc : cls->def->loc, options.class_name + ".__init__ takes " + takes +
-                                                            " but get_init_inputs() returns " + std::to_string(given));
+                                                             " but get_init_inputs() returns " + std::to_string(given));
   }
   if (init_fn) {
     const auto& params = *init_fn->params;
@@ -279,7 +282,7 @@ TraceResult trace(const ast::Module& module, const TraceOptions& options) {
         v = init_fn->defaults[i];
       } else {
         tracer::fail(init_fn->loc, options.class_name + ".__init__ needs a value for '" + p.name +
-                                      "' that get_init_inputs() cannot give (keyword-only without default)");
+                                       "' that get_init_inputs() cannot give (keyword-only without default)");
       }
       std::string lit = tracer::literal_repr(v);
       result.init.arg_names.push_back(p.name);
@@ -308,23 +311,24 @@ TraceResult trace(const ast::Module& module, const TraceOptions& options) {
 
   // 5. forward() on one symbolic tensor per input.
   const Value* fwd_v = cls->find("forward");
-  if (!fwd_v || !fwd_v->is(Kind::Function)) tracer::fail(cls->def->loc, options.class_name + " has no forward() method");
+  if (!fwd_v || !fwd_v->is(Kind::Function))
+    tracer::fail(cls->def->loc, options.class_name + " has no forward() method");
   auto* fwd = fwd_v->as<tracer::FunctionObj>();
   const auto& fparams = *fwd->params;
   int frequired = 0, fmax = 0;
   arity(fwd, frequired, fmax);
   int n_inputs = static_cast<int>(inputs.size());
   if (n_inputs < frequired || (fmax >= 0 && n_inputs > fmax)) {
-    std::string takes = fmax < 0 ? "at least " + plural(frequired)
+    std::string takes = fmax < 0            ? "at least " + plural(frequired)
                         : frequired == fmax ? plural(fmax)
                                             : std::to_string(frequired) + " to " + plural(fmax);
     tracer::fail(fwd->loc, options.class_name + ".forward takes " + takes + " but get_inputs() returns " +
-                              std::to_string(n_inputs));
+                               std::to_string(n_inputs));
   }
   std::vector<std::string> names;
   for (size_t i = 1; i < fparams.size(); ++i) {
     const ast::Param& p = fparams[i];
-    result.forward_params.push_back(p.kind == ast::Param::Kind::VarArgs ? "*" + p.name
+    result.forward_params.push_back(p.kind == ast::Param::Kind::VarArgs  ? "*" + p.name
                                     : p.kind == ast::Param::Kind::KwArgs ? "**" + p.name
                                                                          : p.name);
     if (p.kind == ast::Param::Kind::Normal) names.push_back(p.name);
@@ -337,14 +341,16 @@ TraceResult trace(const ast::Module& module, const TraceOptions& options) {
   tracer::CallArgs fargs;
   for (int i = 0; i < n_inputs; ++i) {
     const Value& v = inputs[static_cast<size_t>(i)];
-    std::string name = static_cast<size_t>(i) < names.size() ? names[static_cast<size_t>(i)]
-                                                             : var_name + "_" + std::to_string(i - static_cast<int>(names.size()));
+    std::string name = static_cast<size_t>(i) < names.size()
+                           ? names[static_cast<size_t>(i)]
+                           : var_name + "_" + std::to_string(i - static_cast<int>(names.size()));
     if (!v.is(Kind::Tensor)) {
       fargs.pos.push_back(v);  // a Python value: baked into the graph
       continue;
     }
     tracer::TensorObj* t = tracer::tensor_of(v);
-    if (t->dtype == DType::Float64) tracer::fail(get_inputs->loc, "get_inputs() returns a float64 tensor: not supported");
+    if (t->dtype == DType::Float64)
+      tracer::fail(get_inputs->loc, "get_inputs() returns a float64 tensor: not supported");
     g.inputs.push_back({name, t->shape, t->dtype});
     tracer::TensorObj* x = in.new_tensor(t->shape, t->dtype, tracer::Phase::Forward);
     x->node = g.input(static_cast<int>(g.inputs.size()) - 1);

@@ -41,7 +41,7 @@ enum class Kind : uint8_t {
   DType,
   Device,
   Tensor,
-  Super,      // the object super() returns
+  Super,  // the object super() returns
 };
 
 struct Obj {
@@ -60,12 +60,41 @@ struct Value {
 
   Value() : i(0) {}
   static Value none() { return Value(); }
-  static Value boolean(bool v) { Value x; x.kind = Kind::Bool; x.b = v; return x; }
-  static Value integer(int64_t v) { Value x; x.kind = Kind::Int; x.i = v; return x; }
-  static Value floating(double v) { Value x; x.kind = Kind::Float; x.f = v; return x; }
-  static Value dtype_value(DType t) { Value x; x.kind = Kind::DType; x.dtype = t; return x; }
-  static Value ellipsis() { Value x; x.kind = Kind::Ellipsis; return x; }
-  static Value of(Kind kind, Obj* obj) { Value x; x.kind = kind; x.obj = obj; return x; }
+  static Value boolean(bool v) {
+    Value x;
+    x.kind = Kind::Bool;
+    x.b = v;
+    return x;
+  }
+  static Value integer(int64_t v) {
+    Value x;
+    x.kind = Kind::Int;
+    x.i = v;
+    return x;
+  }
+  static Value floating(double v) {
+    Value x;
+    x.kind = Kind::Float;
+    x.f = v;
+    return x;
+  }
+  static Value dtype_value(DType t) {
+    Value x;
+    x.kind = Kind::DType;
+    x.dtype = t;
+    return x;
+  }
+  static Value ellipsis() {
+    Value x;
+    x.kind = Kind::Ellipsis;
+    return x;
+  }
+  static Value of(Kind kind, Obj* obj) {
+    Value x;
+    x.kind = kind;
+    x.obj = obj;
+    return x;
+  }
 
   bool is(Kind k) const { return kind == k; }
   bool is_none() const { return kind == Kind::None; }
@@ -75,7 +104,10 @@ struct Value {
   double as_double() const { return kind == Kind::Float ? f : kind == Kind::Bool ? (b ? 1.0 : 0.0) : double(i); }
   int64_t as_int() const { return kind == Kind::Bool ? (b ? 1 : 0) : i; }
 
-  template <class T> T* as() const { return static_cast<T*>(obj); }
+  template <class T>
+  T* as() const {
+    return static_cast<T*>(obj);
+  }
 };
 
 struct StrObj : Obj {
@@ -122,23 +154,35 @@ class Heap {
 struct FunctionObj : Obj {
   std::string name;
   const std::vector<ast::Param>* params = nullptr;
-  std::vector<Value> defaults;           // per param; meaningful where has_default
+  std::vector<Value> defaults;  // per param; meaningful where has_default
   std::vector<char> has_default;
   const std::vector<ast::Stmt*>* body = nullptr;  // a def
   const ast::Expr* lambda_body = nullptr;         // a lambda
   const ast::Stmt* def = nullptr;
   SourceLoc loc;
   Scope* closure = nullptr;
-  ClassObj* owner = nullptr;             // the class whose body defined it (for super())
+  ClassObj* owner = nullptr;  // the class whose body defined it (for super())
   bool is_static = false, is_classmethod = false, is_property = false;
 };
 
 // Builtin nn module kinds the tracer implements natively.
 enum class ModuleKind : uint8_t {
-  None,  // not a module class (user plain class, or a builtin type like int)
+  None,    // not a module class (user plain class, or a builtin type like int)
   Module,  // nn.Module itself, and user subclasses
-  Linear, ReLU, GELU, SiLU, Sigmoid, Tanh, Softmax, LogSoftmax, Identity, Flatten, Dropout,
-  Sequential, ModuleList, ModuleDict,
+  Linear,
+  ReLU,
+  GELU,
+  SiLU,
+  Sigmoid,
+  Tanh,
+  Softmax,
+  LogSoftmax,
+  Identity,
+  Flatten,
+  Dropout,
+  Sequential,
+  ModuleList,
+  ModuleDict,
 };
 
 using AttrMap = std::vector<std::pair<std::string, Value>>;  // insertion-ordered; small
@@ -176,7 +220,7 @@ struct AttrEntry {
 struct InstanceObj : Obj {
   ClassObj* cls = nullptr;
   std::vector<AttrEntry> attrs;
-  int module_id = -1;  // nn.Module instances: index into the tracer's module table
+  int module_id = -1;     // nn.Module instances: index into the tracer's module table
   bool replayed = false;  // created in __init__ (or the traced module): ModelNew has a counterpart
   AttrEntry* find(const std::string& name);
   bool is_module() const { return module_id >= 0; }
@@ -188,9 +232,9 @@ struct MethodObj : Obj {
 };
 
 struct BuiltinObj : Obj {
-  std::string name;   // as the user spells it: "torch.relu", "Tensor.view", "len"
+  std::string name;  // as the user spells it: "torch.relu", "Tensor.view", "len"
   BuiltinFn fn;
-  Value self;         // the receiver of a bound method (Kind::None otherwise)
+  Value self;  // the receiver of a bound method (Kind::None otherwise)
   bool has_self = false;
   // Torch functions and Tensor methods: how a call is written in the init replay when its result is a tensor
   // computed in __init__ ("torch.zeros", or ".view" for a method of `self`); "" for other natives.
@@ -259,12 +303,12 @@ struct Scope : Obj {
 // --- helpers on values ---
 
 const char* kind_name(Kind k);
-std::string type_name(const Value& v);  // "int", "list", "Tensor", "Model", "torch.fft.fft", ...
-const std::string& str_of(const Value& v);        // Kind::Str
-std::vector<Value>& items_of(const Value& v);     // Tuple/List
-TensorObj* tensor_of(const Value& v);             // Kind::Tensor
+std::string type_name(const Value& v);         // "int", "list", "Tensor", "Model", "torch.fft.fft", ...
+const std::string& str_of(const Value& v);     // Kind::Str
+std::vector<Value>& items_of(const Value& v);  // Tuple/List
+TensorObj* tensor_of(const Value& v);          // Kind::Tensor
 
-bool values_equal(const Value& a, const Value& b);  // Python ==, for non-tensors
+bool values_equal(const Value& a, const Value& b);      // Python ==, for non-tensors
 bool values_identical(const Value& a, const Value& b);  // Python `is`
 
 // Python's repr() of a float ("0.1", "1e-05", "2.0", "inf").

@@ -30,8 +30,8 @@ std::unique_ptr<Source> parse_source(const std::string& text, const std::string&
 struct Traced {
   std::unique_ptr<Source> source;
   TraceResult result;
-  std::string graph;     // dump_graph
-  std::string init;      // the replay lines, one per line
+  std::string graph;  // dump_graph
+  std::string init;   // the replay lines, one per line
 };
 
 Traced trace_text(const std::string& text, TraceOptions options = {}) {
@@ -65,10 +65,11 @@ std::string forward_module(const std::string& body, const std::string& inputs, c
          "class Model(nn.Module):\n"
          "    def __init__(self):\n"
          "        super().__init__()\n" +
-         init +
-         "    def forward(self, x, y=None):\n" + body +
+         init + "    def forward(self, x, y=None):\n" + body +
          "def get_inputs():\n"
-         "    return [" + inputs + "]\n"
+         "    return [" +
+         inputs +
+         "]\n"
          "def get_init_inputs():\n"
          "    return []\n";
 }
@@ -300,17 +301,18 @@ TEST(TraceForward, Views) {
             "%5 = permute %0 {2,1,0} : f32[4, 3, 2]\n"
             "%6 = permute %0 {0,2,1} : f32[2, 4, 3]\n"
             "return %3 %4 %5 %1 %6\n");
-  EXPECT_EQ(fwd("        return x.unsqueeze(0).expand(5, -1, 3), x[:, None], x[None, ..., 0].squeeze(), y.expand_as(x)\n",
-                "torch.randn(2, 1), torch.randn(1)"),
-            "%0 = input #0 : f32[2, 1]\n"
-            "%1 = input #1 : f32[1]\n"
-            "%2 = reshape %0 : f32[1, 2, 1]\n"
-            "%3 = expand %2 : f32[5, 2, 3]\n"
-            "%4 = reshape %0 : f32[2, 1, 1]\n"
-            "%5 = reshape %0 : f32[2]\n"
-            "%6 = reshape %1 : f32[1, 1]\n"
-            "%7 = expand %6 : f32[2, 1]\n"
-            "return %3 %4 %5 %7\n");
+  EXPECT_EQ(
+      fwd("        return x.unsqueeze(0).expand(5, -1, 3), x[:, None], x[None, ..., 0].squeeze(), y.expand_as(x)\n",
+          "torch.randn(2, 1), torch.randn(1)"),
+      "%0 = input #0 : f32[2, 1]\n"
+      "%1 = input #1 : f32[1]\n"
+      "%2 = reshape %0 : f32[1, 2, 1]\n"
+      "%3 = expand %2 : f32[5, 2, 3]\n"
+      "%4 = reshape %0 : f32[2, 1, 1]\n"
+      "%5 = reshape %0 : f32[2]\n"
+      "%6 = reshape %1 : f32[1, 1]\n"
+      "%7 = expand %6 : f32[2, 1]\n"
+      "return %3 %4 %5 %7\n");
   // Shape queries are Python values.
   EXPECT_EQ(fwd("        n = x.size(0) * x.size()[1] + x.dim() + x.ndim + x.numel() + len(x)\n"
                 "        return x * n\n",
@@ -475,34 +477,35 @@ TEST(TraceForward, Modules) {
 }
 
 TEST(TraceInit, NestedModulesAndInitCalls) {
-  std::string src = std::string(kHeader) +
-                    "import math\n"
-                    "class Inner(nn.Module):\n"
-                    "    def __init__(self, n):\n"
-                    "        super().__init__()\n"
-                    "        self.w = nn.Parameter(torch.empty(n, n))\n"
-                    "        nn.init.xavier_uniform_(self.w)\n"
-                    "        self.register_buffer('mask', torch.tril(torch.ones(n, n)).view(1, n, n))\n"
-                    "class Model(nn.Module):\n"
-                    "    def __init__(self, n, *, eps=1e-05):\n"
-                    "        super().__init__()\n"
-                    "        self.inner = Inner(n)\n"
-                    "        self.fc = nn.Linear(n, n)\n"
-                    "        for layer in [self.fc]:\n"
-                    "            nn.init.normal_(layer.weight, mean=0.0, std=0.02)\n"
-                    "            layer.bias.data.zero_()\n"
-                    "        w = torch.empty(3)\n"
-                    "        nn.init.uniform_(w, -math.pi, math.pi)\n"
-                    "        self.theta = nn.Parameter(w)\n"
-                    "        self.scale = torch.ones(n) / n\n"
-                    "        self.register_buffer('stats', torch.zeros(2, dtype=torch.float16), persistent=False)\n"
-                    "        self.eps = eps\n"
-                    "    def forward(self, x):\n"
-                    "        return (x @ self.inner.w) * self.inner.mask[0] + self.fc(x) * self.scale + self.theta.sum()\n"
-                    "def get_inputs():\n"
-                    "    return [torch.randn(3, 3)]\n"
-                    "def get_init_inputs():\n"
-                    "    return [3]\n";
+  std::string src =
+      std::string(kHeader) +
+      "import math\n"
+      "class Inner(nn.Module):\n"
+      "    def __init__(self, n):\n"
+      "        super().__init__()\n"
+      "        self.w = nn.Parameter(torch.empty(n, n))\n"
+      "        nn.init.xavier_uniform_(self.w)\n"
+      "        self.register_buffer('mask', torch.tril(torch.ones(n, n)).view(1, n, n))\n"
+      "class Model(nn.Module):\n"
+      "    def __init__(self, n, *, eps=1e-05):\n"
+      "        super().__init__()\n"
+      "        self.inner = Inner(n)\n"
+      "        self.fc = nn.Linear(n, n)\n"
+      "        for layer in [self.fc]:\n"
+      "            nn.init.normal_(layer.weight, mean=0.0, std=0.02)\n"
+      "            layer.bias.data.zero_()\n"
+      "        w = torch.empty(3)\n"
+      "        nn.init.uniform_(w, -math.pi, math.pi)\n"
+      "        self.theta = nn.Parameter(w)\n"
+      "        self.scale = torch.ones(n) / n\n"
+      "        self.register_buffer('stats', torch.zeros(2, dtype=torch.float16), persistent=False)\n"
+      "        self.eps = eps\n"
+      "    def forward(self, x):\n"
+      "        return (x @ self.inner.w) * self.inner.mask[0] + self.fc(x) * self.scale + self.theta.sum()\n"
+      "def get_inputs():\n"
+      "    return [torch.randn(3, 3)]\n"
+      "def get_init_inputs():\n"
+      "    return [3]\n";
   Traced t = trace_text(src);
   EXPECT_EQ(t.result.init.signature, "n, *, eps=1e-05");
   EXPECT_EQ(t.result.init.arg_names, (std::vector<std::string>{"n", "eps"}));
@@ -741,13 +744,15 @@ TEST(TraceErrors, ShapeMismatch) {
 }
 
 TEST(TraceErrors, MissingModelAndFunctions) {
-  EXPECT_EQ(trace_error(std::string(kHeader) + "class Net(nn.Module):\n    pass\n"
-                        "def get_inputs():\n    return []\ndef get_init_inputs():\n    return []\n"),
-            "1:1: no class named 'Model' in the file");
+  EXPECT_EQ(
+      trace_error(std::string(kHeader) + "class Net(nn.Module):\n    pass\n"
+                                         "def get_inputs():\n    return []\ndef get_init_inputs():\n    return []\n"),
+      "1:1: no class named 'Model' in the file");
   TraceOptions o;
   o.class_name = "Net";
-  EXPECT_EQ(trace_error(std::string(kHeader) + "class Net(nn.Module):\n    pass\ndef get_inputs():\n    return []\n", o),
-            "1:1: the file defines no get_init_inputs() function");
+  EXPECT_EQ(
+      trace_error(std::string(kHeader) + "class Net(nn.Module):\n    pass\ndef get_inputs():\n    return []\n", o),
+      "1:1: the file defines no get_init_inputs() function");
 }
 
 TEST(TraceErrors, InitArity) {
@@ -778,7 +783,8 @@ TEST(TraceErrors, InitArity) {
 }
 
 TEST(TraceErrors, DataDependentControlFlow) {
-  EXPECT_EQ(trace_error(forward_module("        if x.sum() > 0:\n            return x\n        return -x\n", "torch.randn(4)")),
+  EXPECT_EQ(trace_error(
+                forward_module("        if x.sum() > 0:\n            return x\n        return -x\n", "torch.randn(4)")),
             "8:12: the truth value of a tensor depends on its data: data-dependent control flow is not supported");
   EXPECT_EQ(trace_error(forward_module("        return x * x.max().item()\n", "torch.randn(4)")),
             "8:20: Tensor.item() is not supported: it depends on the tensor's data");
@@ -796,10 +802,11 @@ TEST(TraceErrors, SetOfUnknownName) {
 }
 
 TEST(TraceErrors, OpaqueImport) {
-  std::string src = "import numpy as np\nfrom typing import List, Optional\n" + forward_module(
-      "        return x * np.sqrt(2)\n", "torch.randn(4)");
-  EXPECT_EQ(trace_error(src), "10:20: np.sqrt is not supported: 'numpy' is imported but not traced (only torch, "
-                              "torch.nn, torch.nn.functional and math are)");
+  std::string src = "import numpy as np\nfrom typing import List, Optional\n" +
+                    forward_module("        return x * np.sqrt(2)\n", "torch.randn(4)");
+  EXPECT_EQ(trace_error(src),
+            "10:20: np.sqrt is not supported: 'numpy' is imported but not traced (only torch, "
+            "torch.nn, torch.nn.functional and math are)");
 }
 
 TEST(TraceErrors, UnsupportedModule) {
