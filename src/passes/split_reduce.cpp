@@ -17,9 +17,9 @@ constexpr int64_t kLongRow = 1 << 16;
 constexpr int64_t kMaxParts = 2048;
 
 // The number of parts: the largest divisor of r up to kMaxParts that leaves parts of >= 1024 elements.
-int64_t choose_parts(int64_t r, int64_t rows) {
+int64_t choose_parts(int64_t r) {
   for (int64_t p = std::min(kMaxParts, r / 1024); p >= 2; --p) {
-    if (r % p == 0 && p * rows >= kMinRows) return p;
+    if (r % p == 0) return p;
   }
   return 1;
 }
@@ -53,7 +53,7 @@ std::unique_ptr<Graph> split_reduce(const Graph& g) {
     for (auto a : axes) r *= x->shape[a];
     int64_t rows = numel(x->shape) / std::max<int64_t>(r, 1);
     if (!trailing || rows >= kMinRows || r < kLongRow) return rebuild(out, old, src);
-    int64_t parts = choose_parts(r, rows);
+    int64_t parts = choose_parts(r);
     if (parts < 2) return rebuild(out, old, src);
     Shape kept(x->shape.begin(), x->shape.end() - static_cast<int64_t>(axes.size()));
     Shape split = kept;

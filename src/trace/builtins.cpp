@@ -367,7 +367,8 @@ void register_dict_methods(Interp& in) {
     }
     auto& items = dict_of(self)->items;
     for (const auto& [k, v] : add) {
-      auto it = std::find_if(items.begin(), items.end(), [&](const auto& kv) { return values_equal(kv.first, k); });
+      const Value& key = k;  // clang 14 cannot capture a structured binding
+      auto it = std::find_if(items.begin(), items.end(), [&](const auto& kv) { return values_equal(kv.first, key); });
       if (it != items.end())
         it->second = v;
       else

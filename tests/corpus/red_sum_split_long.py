@@ -16,7 +16,7 @@ class Model(nn.Module):
 rows = 8192
 cols = 32768
 
-# cpu-shrink: --set rows=5 --set cols=26214
+# cpu-shrink: --set rows=4 --set cols=32768
 
 
 def get_inputs():
