@@ -94,8 +94,12 @@ def build_models(ref_module, gen_module, device: torch.device, dtype: torch.dtyp
 
 
 def make_inputs(ref_module, seed: int, device: torch.device, dtype: torch.dtype) -> list:
+    """Fresh inputs under `seed`, drawn on the device itself: a 1G-element torch.randn on the CPU takes seconds,
+    and both models receive the very same tensors either way."""
     set_seed(seed)
-    return prepare(list(ref_module.get_inputs()), device, dtype)
+    with torch.device(device):
+        inputs = list(ref_module.get_inputs())
+    return prepare(inputs, device, dtype)
 
 
 # ---- the allocator's free memory ----------------------------------------------------------------------------
