@@ -76,7 +76,7 @@ ConvertResult convert(const SourceFile& file, const ConvertOptions& options) {
 
     TileArena tiles;
     LowerOptions lower_options;
-    lower_options.input_names = traced.forward_params;
+    for (const auto& in : traced.graph->inputs) lower_options.input_names.push_back(in.name);
     lower_options.source_name = base_name(file.path);
     ForwardPlan plan = lower(schedule, tiles, lower_options);
     dump("lower", dump_kernels(schedule, plan));

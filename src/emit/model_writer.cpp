@@ -124,7 +124,7 @@ std::string write_model(const TraceResult& trace, const Graph& graph, const Forw
   DtypeRule rule;
   for (size_t i = 0; i < graph.inputs.size(); ++i) {
     if (is_floating(graph.inputs[i].dtype)) {
-      rule.input = trace.forward_params[i];
+      rule.input = graph.inputs[i].name;
       rule.traced = graph.inputs[i].dtype;
       break;
     }
@@ -180,7 +180,7 @@ std::string write_model(const TraceResult& trace, const Graph& graph, const Forw
   w.indent();
   for (size_t i = 0; i < graph.inputs.size(); ++i) {
     const auto& in = graph.inputs[i];
-    const std::string& name = trace.forward_params[i];
+    const std::string& name = in.name;
     w.line("if tuple(" + name + ".shape) != " + tuple_text(in.shape) + " or not " + name + ".is_contiguous():");
     w.line("    raise ValueError(f\"" + name + ": expected a contiguous tensor of shape " + tuple_text(in.shape) +
            " (the shape ModelNew was generated for), got {tuple(" + name + ".shape)}\")");

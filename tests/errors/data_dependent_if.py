@@ -15,3 +15,4 @@ def get_inputs():
 
 def get_init_inputs():
     return []
+# expect-error: 7:12: data-dependent control flow is not supported

@@ -16,3 +16,4 @@ def get_inputs():
 
 def get_init_inputs():
     return []
+# expect-error: 8:9: exceeded 1000000 steps

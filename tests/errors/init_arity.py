@@ -17,3 +17,4 @@ def get_inputs():
 
 def get_init_inputs():
     return [16, 32]
+# expect-error: 6:5: Model.__init__ takes 1 argument but get_init_inputs() returns 2

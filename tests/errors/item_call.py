@@ -14,3 +14,4 @@ def get_inputs():
 
 def get_init_inputs():
     return []
+# expect-error: 7:17: Tensor.item() is not supported

@@ -13,3 +13,4 @@ def get_inputs():
 
 def get_init_inputs():
     return []
+# expect-error: 7:16: cannot be multiplied (16 != 17)

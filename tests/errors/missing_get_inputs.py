@@ -9,3 +9,4 @@ class Model(nn.Module):
 
 def get_init_inputs():
     return []
+# expect-error: 1:1: the file defines no get_inputs() function

@@ -13,3 +13,4 @@ def get_inputs():
 
 def get_init_inputs():
     return []
+# expect-error: 1:1: no class named 'Model' in the file

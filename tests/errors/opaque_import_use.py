@@ -14,3 +14,4 @@ def get_inputs():
 
 def get_init_inputs():
     return []
+# expect-error: 8:20: np.pi is not supported

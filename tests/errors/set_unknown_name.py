@@ -17,3 +17,4 @@ def get_inputs():
 
 def get_init_inputs():
     return []
+# expect-error: 1:1: --set: no module-level constant named 'batchsize'

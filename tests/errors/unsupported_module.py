@@ -17,3 +17,4 @@ def get_inputs():
 
 def get_init_inputs():
     return []
+# expect-error: 8:21: nn.LSTM is not supported yet

@@ -13,3 +13,4 @@ def get_inputs():
 
 def get_init_inputs():
     return []
+# expect-error: 7:16: shape [3, -1] is invalid for input of size 16
