@@ -3,6 +3,7 @@
 #include "kernel/lower.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "graph/view.h"
@@ -78,6 +79,38 @@ std::vector<std::string> source_comments(const Group& g, const std::string& sour
   return out;
 }
 
+void count_uses(const TExpr* e, std::map<std::string, int>& uses) {
+  if (!e) return;
+  if (e->op == TOp::Var) ++uses[e->name];
+  for (auto* a : e->args) count_uses(a, uses);
+}
+
+void count_uses(const std::vector<TStmt>& body, std::map<std::string, int>& uses) {
+  for (const auto& s : body) {
+    for (const TExpr* e : {s.value, s.ptr, s.mask, s.start, s.stop, s.step}) count_uses(e, uses);
+    count_uses(s.body, uses);
+  }
+}
+
+bool drop_unused(std::vector<TStmt>& body, const std::map<std::string, int>& uses) {
+  size_t before = body.size();
+  body.erase(std::remove_if(body.begin(), body.end(),
+                            [&](const TStmt& s) { return s.kind == TStmtKind::Assign && !uses.count(s.var); }),
+             body.end());
+  bool changed = body.size() != before;
+  for (auto& s : body) changed = drop_unused(s.body, uses) || changed;
+  return changed;
+}
+
+// Lowering names every index it might need; the ones no load or store used are dropped.
+void remove_dead_assignments(Kernel& k) {
+  while (true) {
+    std::map<std::string, int> uses;
+    count_uses(k.body, uses);
+    if (!drop_unused(k.body, uses)) return;
+  }
+}
+
 // Python for a view chain over a buffer: x.permute(1, 0).view(4, 8)
 std::string view_expression(const Node* n, const std::map<const Node*, std::string>& names) {
   if (op_kind(n->op) != OpKind::View) return names.at(n);
@@ -148,6 +181,7 @@ ForwardPlan lower(const Schedule& s, TileArena& arena, const LowerOptions& optio
     used_names.insert(name);
     job.kernel.name = name;
     job.kernel.source_comments = source_comments(g, options.source_name);
+    remove_dead_assignments(job.kernel);
     for (auto* o : g.outputs) {
       plan.buffers.push_back({names.at(o), o->shape, o->dtype, device_of});
       job.launch.produces.push_back(names.at(o));
