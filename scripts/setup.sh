@@ -85,6 +85,8 @@ else
 fi
 
 # ------------------------------------------------------------------------------------------------- build
+# ccache keys on paths relative to the checkout, so a fresh clone elsewhere (CI) reuses earlier compiles.
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$ROOT} CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-1}
 if ((build)) && [[ -f CMakeLists.txt ]]; then
   if [[ -f build/CMakeCache.txt ]] && ! grep -q '^CMAKE_GENERATOR:INTERNAL=Ninja$' build/CMakeCache.txt; then
     log "build/ was configured with another generator: starting it again"

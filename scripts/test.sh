@@ -27,6 +27,8 @@ FUZZ_SECONDS=${TRITONIZE_FUZZ_SECONDS:-60}
 PYTEST_JOBS=${TRITONIZE_PYTEST_JOBS:-2}
 JOBS=$(nproc 2>/dev/null || echo 2)
 
+# ccache keys on paths relative to the checkout, so a fresh clone elsewhere (CI) reuses earlier compiles.
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$ROOT} CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-1}
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:exitcode=86:strict_string_checks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1:exitcode=86}
 
