@@ -55,6 +55,7 @@ std::string kernel_name(const Group& g) {
     if (std::find(parts.begin(), parts.end(), name) == parts.end()) parts.push_back(name);
   }
   if (parts.empty()) parts.push_back("copy");
+  if (parts.size() == 1 && g.kind == GroupKind::Matmul) return "matmul_kernel";
   std::string out = "fused";
   if (parts.size() == 1) out = g.kind == GroupKind::Reduction ? "reduce" : "pointwise";
   for (size_t i = 0; i < parts.size() && i < 5; ++i) out += "_" + parts[i];
