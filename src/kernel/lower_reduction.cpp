@@ -256,9 +256,16 @@ void lower_reduction(KernelJob& job) {
       }
       done[red] = b.var(name);
     }
-    // Reduced outputs are stored once; full-size outputs need one more pass over the row.
+    // Reduced outputs are stored once; full-size outputs need one more pass over the row. Values of the
+    // reduced shape (log(sum), 1 / sum) are computed once here, not in every chunk.
     ve.clear_cache();
     for (auto& [node, value] : done) ve.keep_in_cache(node, group_map(g, node), value);
+    ve.axis_mask[red_axis] = nullptr;
+    for (auto* n : g.nodes) {
+      if (n->shape != g.space && op_kind(n->op) != OpKind::Reduce && op_kind(n->op) != OpKind::View) {
+        done[n] = ve.value(n, group_map(g, n));
+      }
+    }
     std::vector<const Node*> full_outputs;
     ve.axis_mask[red_axis] = nullptr;
     for (auto* o : g.outputs) {
