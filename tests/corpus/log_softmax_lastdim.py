@@ -16,7 +16,8 @@ class Model(nn.Module):
 batch_size = 8192
 vocab_size = 50257
 
-# cpu-shrink: --set batch_size=11 --set vocab_size=389
+# cpu-shrink: --set batch_size=2 --set vocab_size=17389
+# cpu-shrink-long: rows longer than 16384 elements take the looped (or split) reduction path
 
 
 def get_inputs():

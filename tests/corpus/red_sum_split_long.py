@@ -16,7 +16,8 @@ class Model(nn.Module):
 rows = 8192
 cols = 32768
 
-# cpu-shrink: --set rows=4 --set cols=32768
+# cpu-shrink: --set rows=2 --set cols=32768
+# cpu-shrink-long: rows longer than 16384 elements take the looped (or split) reduction path
 
 
 def get_inputs():
