@@ -23,6 +23,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--json", metavar="FILE", help="append the record (one JSON line) to FILE")
     parser.add_argument("--gpu", type=int, help="GPU index to run on (default: the first visible)")
     parser.add_argument("--work-dir", help="keep the worker's log here (default: a temporary directory)")
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                        help="override a module-level constant of REF, as `tritonize convert --set` does")
     add_run_options(parser, default_timeout=900)
     return parser.parse_args(argv)
 
@@ -34,6 +36,12 @@ def main(argv: list[str] | None = None) -> int:
             print(f"tritonize check: no such file: {path}", file=sys.stderr)
             return 2
     work_dir = args.work_dir or tempfile.mkdtemp(prefix="tritonize-check-")
+    if args.set:
+        try:
+            args.ref = problem.with_overrides(args.ref, args.set, work_dir)
+        except ValueError as e:
+            print(f"tritonize check: {e}", file=sys.stderr)
+            return 2
     calibration, calibration_path = runner.run_calibration(work_dir, measure=not args.no_calibrate and not args.no_timing)
     options = options_from_args(args, work_dir, calibration_path)
     job = runner.plan_jobs(problem.problems_from_pairs([(args.ref, args.gen)]), options)[0]

@@ -147,3 +147,25 @@ def load_module(path: str, name: str):
     sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
+
+
+def with_overrides(ref: str, settings: list[str], directory: str) -> str:
+    """A copy of `ref` in `directory` whose top-level assignments to each NAME assign VALUE instead (the meaning of
+    `tritonize convert --set NAME=VALUE`, so the reference and the generated file agree on the sizes)."""
+    with open(ref, encoding="utf-8") as f:
+        text = f.read()
+    for item in settings:
+        name, sep, value = item.partition("=")
+        if not sep or not name.isidentifier():
+            raise ValueError(f"--set expects NAME=VALUE, got {item!r}")
+        text, count = re.subn(rf"^{name}\s*=(?!=).*$", f"{name} = {value}", text, flags=re.MULTILINE)
+        if count == 0:
+            # Assigned with others (`a, b = 1, 2`): rebind it after the top level ran.
+            if not re.search(rf"^[\w ,()]*\b{name}\b[\w ,()]*=(?!=)", text, flags=re.MULTILINE):
+                raise ValueError(f"--set: no module-level constant named {name!r} in {ref}")
+            text += f"\n{name} = {value}  # tritonize --set\n"
+    os.makedirs(directory, exist_ok=True)
+    out = os.path.join(directory, os.path.basename(ref))
+    with open(out, "w", encoding="utf-8") as f:
+        f.write(text)
+    return out
