@@ -156,15 +156,25 @@ std::string print_kernel(const Kernel& k) {
   Writer w;
   w.line("@triton.jit");
   std::string sig = "def " + k.name + "(";
-  std::string tensors, sizes;
+  std::string tensors;
   for (const auto& p : k.params) {
-    if (p.kind == ParamKind::Constexpr) sizes += (sizes.empty() ? "" : ", ") + p.name + ": tl.constexpr";
-    else tensors += (tensors.empty() ? "" : ", ") + p.name;
+    if (p.kind != ParamKind::Constexpr) tensors += (tensors.empty() ? "" : ", ") + p.name;
   }
   w.line(sig);
   w.indent();
+  // One line of tensors, then the compile-time sizes, wrapped before 100 columns.
   if (!tensors.empty()) w.line(tensors + ",");
-  if (!sizes.empty()) w.line(sizes + ",");
+  std::string line;
+  for (const auto& p : k.params) {
+    if (p.kind != ParamKind::Constexpr) continue;
+    std::string item = p.name + ": tl.constexpr,";
+    if (!line.empty() && line.size() + 1 + item.size() > 92) {
+      w.line(line);
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + item;
+  }
+  if (!line.empty()) w.line(line);
   w.dedent();
   w.line("):");
   w.indent();
