@@ -31,7 +31,11 @@ std::string intern_key(Op op, DType dtype, const Shape& shape, const std::vector
   for (auto v : attr.ints) os << v << ',';
   os << '|';
   for (auto v : attr.ints2) os << v << ',';
-  os << '|' << attr.f << '|' << attr.str;
+  // Full precision: two constants that differ in the 7th digit must not intern to one node.
+  os.precision(17);
+  os << '|' << attr.f << '|';
+  for (auto v : attr.floats) os << v << ',';
+  os << '|' << attr.str;
   return os.str();
 }
 
@@ -275,6 +279,11 @@ std::string dump_graph(const Graph& g) {
       os << "}";
     }
     if (n->keepdim()) os << " keepdim";
+    if (!a.floats.empty()) {
+      os << " [";
+      for (size_t i = 0; i < a.floats.size(); ++i) os << (i ? ", " : "") << a.floats[i];
+      os << "]";
+    }
     if (!a.str.empty() && n->op != Op::Param) os << " " << a.str;
     os << " : " << dtype_name(n->dtype) << shape_str(n->shape) << "\n";
   }

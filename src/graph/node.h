@@ -36,6 +36,7 @@ struct Attr {
   std::vector<int64_t> ints;
   std::vector<int64_t> ints2;
   double f = 0.0;
+  std::vector<double> floats;  // scalar options of a composite (e.g. softplus {beta, threshold})
   std::string str;
   bool operator==(const Attr&) const = default;
 };

@@ -86,6 +86,78 @@ const Node* lower_silu(Graph& g, const Node* old, const Node* x) {
   return g.cast(g.binary(Op::Mul, xs, g.unary(Op::Sigmoid, xs, old->loc), old->loc), old->dtype, old->loc);
 }
 
+// leaky_relu(x, s) => where(x > 0, x, x * s)
+const Node* lower_leaky_relu(Graph& g, const Node* old, const Node* x) {
+  const Node* xs = compute_type(g, x);
+  const Node* pos = g.binary(Op::Gt, xs, scalar(g, 0.0, xs), old->loc);
+  const Node* r = g.where(pos, xs, g.binary(Op::Mul, xs, scalar(g, old->attr.floats[0], xs)), old->loc);
+  return g.cast(r, old->dtype, old->loc);
+}
+
+// elu(x, alpha, scale, input_scale) => where(x > 0, scale * x, alpha * scale * (exp(input_scale * x) - 1))
+// (PyTorch's one kernel for elu, selu and celu; exp - 1 instead of expm1 costs at most ~1e-7 absolute.)
+const Node* lower_elu(Graph& g, const Node* old, const Node* x) {
+  const Node* xs = compute_type(g, x);
+  auto c = [&](double v) { return scalar(g, v, xs); };
+  double alpha = old->attr.floats[0], scale = old->attr.floats[1], input_scale = old->attr.floats[2];
+  const Node* pos = g.binary(Op::Gt, xs, c(0.0), old->loc);
+  const Node* arg = input_scale == 1.0 ? xs : g.binary(Op::Mul, xs, c(input_scale));
+  const Node* neg = g.binary(Op::Mul, g.binary(Op::Sub, g.unary(Op::Exp, arg, old->loc), c(1.0)), c(alpha * scale));
+  const Node* lin = scale == 1.0 ? xs : g.binary(Op::Mul, xs, c(scale));
+  return g.cast(g.where(pos, lin, neg, old->loc), old->dtype, old->loc);
+}
+
+// hardsigmoid(x) => min(max(x + 3, 0), 6) / 6
+const Node* hardsigmoid_of(Graph& g, const Node* xs, SourceLoc loc) {
+  auto c = [&](double v) { return scalar(g, v, xs); };
+  const Node* r6 = g.binary(Op::Minimum, g.binary(Op::Maximum, g.binary(Op::Add, xs, c(3.0)), c(0.0)), c(6.0));
+  return g.binary(Op::Div, r6, c(6.0), loc);
+}
+
+const Node* lower_hardsigmoid(Graph& g, const Node* old, const Node* x) {
+  return g.cast(hardsigmoid_of(g, compute_type(g, x), old->loc), old->dtype, old->loc);
+}
+
+// hardswish(x) => x * hardsigmoid(x)
+const Node* lower_hardswish(Graph& g, const Node* old, const Node* x) {
+  const Node* xs = compute_type(g, x);
+  return g.cast(g.binary(Op::Mul, xs, hardsigmoid_of(g, xs, old->loc), old->loc), old->dtype, old->loc);
+}
+
+// log(1 + exp(z)) without overflow: max(z, 0) + log(1 + exp(-|z|)). Triton's interpreter has no log1p; the
+// rounding of 1 + exp(-|z|) costs at most ~6e-8 absolute, far inside the 1e-4 tolerance.
+const Node* softplus_of(Graph& g, const Node* z, SourceLoc loc) {
+  const Node* zero = scalar(g, 0.0, z);
+  const Node* e = g.unary(Op::Exp, g.unary(Op::Neg, g.unary(Op::Abs, z, loc), loc), loc);
+  const Node* l = g.unary(Op::Log, g.binary(Op::Add, scalar(g, 1.0, z), e), loc);
+  return g.binary(Op::Add, g.binary(Op::Maximum, z, zero), l, loc);
+}
+
+// softplus(x, beta, threshold) => where(beta * x > threshold, x, log(1 + exp(beta * x)) / beta)
+const Node* lower_softplus(Graph& g, const Node* old, const Node* x) {
+  const Node* xs = compute_type(g, x);
+  double beta = old->attr.floats[0], threshold = old->attr.floats[1];
+  const Node* z = beta == 1.0 ? xs : g.binary(Op::Mul, xs, scalar(g, beta, xs));
+  const Node* sp = softplus_of(g, z, old->loc);
+  if (beta != 1.0) sp = g.binary(Op::Div, sp, scalar(g, beta, xs));
+  const Node* big = g.binary(Op::Gt, z, scalar(g, threshold, xs), old->loc);
+  return g.cast(g.where(big, xs, sp, old->loc), old->dtype, old->loc);
+}
+
+// softsign(x) => x / (1 + |x|)
+const Node* lower_softsign(Graph& g, const Node* old, const Node* x) {
+  const Node* xs = compute_type(g, x);
+  const Node* d = g.binary(Op::Add, scalar(g, 1.0, xs), g.unary(Op::Abs, xs, old->loc));
+  return g.cast(g.binary(Op::Div, xs, d, old->loc), old->dtype, old->loc);
+}
+
+// mish(x) => x * tanh(log(1 + exp(x)))   (PyTorch's mish has no threshold)
+const Node* lower_mish(Graph& g, const Node* old, const Node* x) {
+  const Node* xs = compute_type(g, x);
+  const Node* t = g.unary(Op::Tanh, softplus_of(g, xs, old->loc), old->loc);
+  return g.cast(g.binary(Op::Mul, xs, t, old->loc), old->dtype, old->loc);
+}
+
 // A matrix-vector product is memory-bound: a multiply and a sum fuse into one reduction kernel.
 // matmul(a[..., M, K], b[..., K, 1]) => sum(a * b^T[..., 1, K], -1, keepdim)
 // matmul(a[..., 1, K], b[..., K, N]) => sum(a^T[..., K, 1] * b, -2, keepdim)
@@ -117,6 +189,13 @@ std::unique_ptr<Graph> decompose(const Graph& g) {
       case Op::LogSoftmax: return lower_softmax(out, old, src[0], true);
       case Op::Gelu: return lower_gelu(out, old, src[0]);
       case Op::Silu: return lower_silu(out, old, src[0]);
+      case Op::LeakyRelu: return lower_leaky_relu(out, old, src[0]);
+      case Op::Elu: return lower_elu(out, old, src[0]);
+      case Op::Hardsigmoid: return lower_hardsigmoid(out, old, src[0]);
+      case Op::Hardswish: return lower_hardswish(out, old, src[0]);
+      case Op::Softplus: return lower_softplus(out, old, src[0]);
+      case Op::Softsign: return lower_softsign(out, old, src[0]);
+      case Op::Mish: return lower_mish(out, old, src[0]);
       case Op::Sum:
       case Op::Prod:
       case Op::Max:

@@ -113,12 +113,18 @@ std::string display_name(const std::string& qualname) {
 
 Bound bind(Interp& in, const CallArgs& a, const std::string& fname, std::initializer_list<const char*> params,
            SourceLoc loc) {
+  // Qualified: with std:: arguments, argument-dependent lookup would also find std::bind.
+  return tracer::bind(in, a, fname, std::vector<std::string>(params.begin(), params.end()), loc);
+}
+
+Bound bind(Interp& in, const CallArgs& a, const std::string& fname, const std::vector<std::string>& params,
+           SourceLoc loc) {
   struct P {
     std::string name;
     bool optional, star;
   };
   std::vector<P> ps;
-  for (const char* p : params) {
+  for (const std::string& p : params) {
     std::string s = p;
     bool star = s[0] == '*';
     bool optional = s.back() == '=';

@@ -31,6 +31,9 @@ struct Bound {
 };
 Bound bind(Interp& in, const CallArgs& args, const std::string& fname, std::initializer_list<const char*> params,
            SourceLoc loc);
+// The same, for parameter lists built at run time (activation options from a table).
+Bound bind(Interp& in, const CallArgs& args, const std::string& fname, const std::vector<std::string>& params,
+           SourceLoc loc);
 
 // Conversions of argument values, with located errors naming the function.
 int64_t to_int(const Value& v, const std::string& what, SourceLoc loc);

@@ -301,6 +301,25 @@ Value construct_builtin_module(Interp& in, ClassObj* cls, CallArgs& a, SourceLoc
       set_plain(m, "approximate", in.str(approx));
       return as_value(m);
     }
+    case ModuleKind::Activation: {
+      // The options become attributes of PyTorch's names (self.act.negative_slope), read again in forward.
+      const ActivationSpec* spec = find_activation_module(cls->name);
+      TZ_ASSERT(spec != nullptr, "activation module without a spec: " + cls->name);
+      std::vector<std::string> params;
+      for (const auto& [opt, dflt] : spec->options) params.push_back(std::string(opt) + "=");
+      if (spec->inplace) params.push_back("inplace=");
+      Bound b = tracer::bind(in, a, name, params, loc);
+      InstanceObj* m = new_module(in, cls);
+      for (size_t i = 0; i < spec->options.size(); ++i) {
+        const auto& [opt, dflt] = spec->options[i];
+        set_plain(m, opt, Value::floating(b.has(i) ? to_float(b[i], name + " " + opt, loc) : dflt));
+      }
+      if (cls->name == "Hardtanh" && plain(m, "min_val").as_double() > plain(m, "max_val").as_double()) {
+        fail(loc, name + ": min_val (" + literal_repr(plain(m, "min_val")) + ") must not exceed max_val (" +
+                      literal_repr(plain(m, "max_val")) + ")");  // PyTorch checks this in the constructor too
+      }
+      return as_value(m);
+    }
     case ModuleKind::Softmax:
     case ModuleKind::LogSoftmax: {
       Bound b = bind(in, a, name, {"dim="}, loc);
@@ -385,6 +404,14 @@ Value call_builtin_module(Interp& in, InstanceObj* m, CallArgs& a, SourceLoc loc
     case ModuleKind::Tanh: return t_unary(in, Op::Tanh, input(), loc);
     case ModuleKind::SiLU: return t_silu(in, input(), loc);
     case ModuleKind::GELU: return t_gelu(in, input(), str_of(plain(m, "approximate")), loc);
+    case ModuleKind::Activation: {
+      const ActivationSpec* spec = find_activation_module(m->cls->name);
+      TZ_ASSERT(spec != nullptr, "activation module without a spec: " + m->cls->name);
+      Value x = input();
+      std::vector<double> opts;
+      for (const auto& [opt, dflt] : spec->options) opts.push_back(to_float(plain(m, opt), name + "." + opt, loc));
+      return t_named_activation(in, *spec, x, opts, loc);
+    }
     case ModuleKind::Identity: return input();
     case ModuleKind::Softmax:
     case ModuleKind::LogSoftmax: {
@@ -442,7 +469,9 @@ void register_nn(Interp& in) {
                                                       {"Sequential", ModuleKind::Sequential},
                                                       {"ModuleList", ModuleKind::ModuleList},
                                                       {"ModuleDict", ModuleKind::ModuleDict}};
-  for (const auto& [name, kind] : kinds) {
+  std::vector<std::pair<const char*, ModuleKind>> all(std::begin(kinds), std::end(kinds));
+  for (const ActivationSpec& spec : activation_specs()) all.emplace_back(spec.module, ModuleKind::Activation);
+  for (const auto& [name, kind] : all) {
     auto* c = in.heap.make<ClassObj>();
     c->name = name;
     c->builtin = true;

@@ -317,6 +317,84 @@ Value t_silu(Interp& in, const Value& x, SourceLoc loc) {
   return shape_only(in, t->shape, t->dtype);
 }
 
+Value t_activation(Interp& in, Op op, const Value& x, Attr attr, SourceLoc loc) {
+  TensorObj* t = need_tensor(x, op_name(op), loc);
+  if (!is_floating(t->dtype))
+    fail(loc, std::string(op_name(op)) + " of a " + torch_dtype_name(t->dtype) + " tensor is not supported");
+  if (traced(in, {t}, loc)) return from_node(in, in.graph->make(op, t->dtype, t->shape, {t->node}, attr, loc));
+  return shape_only(in, t->shape, t->dtype);
+}
+
+const std::vector<ActivationSpec>& activation_specs() {
+  static const std::vector<ActivationSpec> specs = {
+      {"leaky_relu", "LeakyReLU", {{"negative_slope", 0.01}}, true},
+      {"elu", "ELU", {{"alpha", 1.0}}, true},
+      {"selu", "SELU", {}, true},
+      {"celu", "CELU", {{"alpha", 1.0}}, true},
+      {"hardsigmoid", "Hardsigmoid", {}, true},
+      {"hardswish", "Hardswish", {}, true},
+      {"hardtanh", "Hardtanh", {{"min_val", -1.0}, {"max_val", 1.0}}, true},
+      {"relu6", "ReLU6", {}, true},
+      {"softplus", "Softplus", {{"beta", 1.0}, {"threshold", 20.0}}, false},
+      {"softsign", "Softsign", {}, false},
+      {"mish", "Mish", {}, true},
+  };
+  return specs;
+}
+
+const ActivationSpec* find_activation_module(const std::string& module) {
+  for (const auto& s : activation_specs()) {
+    if (module == s.module) return &s;
+  }
+  return nullptr;
+}
+
+Value t_named_activation(Interp& in, const ActivationSpec& spec, const Value& x, const std::vector<double>& opts,
+                         SourceLoc loc) {
+  std::string fn = spec.function;
+  Attr a;
+  if (fn == "leaky_relu") {
+    a.floats = {opts[0]};
+    return t_activation(in, Op::LeakyRelu, x, a, loc);
+  }
+  if (fn == "elu" || fn == "selu" || fn == "celu") {
+    // PyTorch's constants for selu (torch/nn/modules/activation.py documents them to these digits).
+    constexpr double kSeluAlpha = 1.6732632423543772848170429916717;
+    constexpr double kSeluScale = 1.0507009873554804934193349852946;
+    if (fn == "elu") a.floats = {opts[0], 1.0, 1.0};
+    if (fn == "selu") a.floats = {kSeluAlpha, kSeluScale, 1.0};
+    if (fn == "celu") {
+      if (opts[0] == 0.0) fail(loc, "celu: alpha must not be 0 (it divides the input)");
+      a.floats = {opts[0], 1.0, 1.0 / opts[0]};
+    }
+    return t_activation(in, Op::Elu, x, a, loc);
+  }
+  if (fn == "hardtanh" || fn == "relu6") {
+    // hardtanh(x, lo, hi) => clamp(x, lo, hi): exact in every dtype, so no composite is needed.
+    double lo = fn == "relu6" ? 0.0 : opts[0], hi = fn == "relu6" ? 6.0 : opts[1];
+    if (lo > hi) {
+      fail(loc, "hardtanh: min_val (" + literal_repr(Value::floating(lo)) + ") must not exceed max_val (" +
+                    literal_repr(Value::floating(hi)) + ")");
+    }
+    TensorObj* t = need_tensor(x, fn, loc);
+    if (!is_floating(t->dtype)) fail(loc, fn + " of a " + torch_dtype_name(t->dtype) + " tensor is not supported");
+    return t_clamp(in, x, Value::floating(lo), Value::floating(hi), loc);
+  }
+  if (fn == "softplus") {
+    if (opts[0] == 0.0) fail(loc, "softplus: beta must not be 0 (it divides the result)");
+    a.floats = {opts[0], opts[1]};
+    return t_activation(in, Op::Softplus, x, a, loc);
+  }
+  const std::pair<const char*, Op> plain_ops[] = {{"hardsigmoid", Op::Hardsigmoid},
+                                                  {"hardswish", Op::Hardswish},
+                                                  {"softsign", Op::Softsign},
+                                                  {"mish", Op::Mish}};
+  for (const auto& [name, op] : plain_ops) {
+    if (fn == name) return t_activation(in, op, x, a, loc);
+  }
+  ::tz::internal_error("activation " + fn + " has no lowering", __FILE__, __LINE__);
+}
+
 Value t_reshape(Interp& in, const Value& x, std::vector<int64_t> sizes, SourceLoc loc) {
   TensorObj* t = need_tensor(x, "reshape", loc);
   int64_t n = numel(t->shape), known = 1;

@@ -31,6 +31,22 @@ Value t_arg_reduce(Interp& in, Op op, const Value& x, std::optional<int64_t> dim
 Value t_softmax(Interp& in, Op op, const Value& x, int64_t dim, SourceLoc loc);  // Softmax / LogSoftmax
 Value t_gelu(Interp& in, const Value& x, const std::string& approximate, SourceLoc loc);
 Value t_silu(Interp& in, const Value& x, SourceLoc loc);
+// A pointwise composite activation (LeakyRelu, Elu, Softplus, ...) of a floating tensor, options in `attr`.
+Value t_activation(Interp& in, Op op, const Value& x, Attr attr, SourceLoc loc);
+
+// The activations with scalar options, spelled F.<function>(input, options..., inplace=) and
+// nn.<module>(options..., inplace=); a module keeps its options as attributes of the same names.
+struct ActivationSpec {
+  const char* function;  // "leaky_relu"
+  const char* module;    // "LeakyReLU"
+  std::vector<std::pair<const char*, double>> options;  // name and default, in PyTorch's argument order
+  bool inplace;          // takes inplace=
+};
+const std::vector<ActivationSpec>& activation_specs();
+const ActivationSpec* find_activation_module(const std::string& module);
+// `opts` holds one value per option of the spec; checks them (e.g. hardtanh's min_val <= max_val).
+Value t_named_activation(Interp& in, const ActivationSpec& spec, const Value& x, const std::vector<double>& opts,
+                         SourceLoc loc);
 
 Value t_reshape(Interp& in, const Value& x, std::vector<int64_t> sizes, SourceLoc loc);  // one -1 allowed
 Value t_permute(Interp& in, const Value& x, std::vector<int64_t> perm, SourceLoc loc);

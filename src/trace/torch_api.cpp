@@ -507,6 +507,22 @@ Value silu_fn(Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
   return t_silu(in, b[0], loc);
 }
 
+// F.<activation>(input, options..., inplace=): options positional or by keyword, with PyTorch's defaults.
+Fn activation_fn(const ActivationSpec& spec, const std::string& shown) {
+  return [&spec, shown](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+    std::vector<std::string> params = {"input"};
+    for (const auto& [name, dflt] : spec.options) params.push_back(std::string(name) + "=");
+    if (spec.inplace) params.push_back("inplace=");
+    Bound b = tracer::bind(in, a, shown, params, loc);  // qualified: ADL would find std::bind
+    std::vector<double> opts;
+    for (size_t i = 0; i < spec.options.size(); ++i) {
+      opts.push_back(b.has(i + 1) ? to_float(b[i + 1], shown + " " + spec.options[i].first, loc)
+                                  : spec.options[i].second);
+    }
+    return t_named_activation(in, spec, b[0], opts, loc);
+  };
+}
+
 Value dropout_fn(Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
   Bound b = bind(in, a, "F.dropout", {"input", "p=", "training=", "inplace="}, loc);
   double p = b.has(1) ? to_float(b[1], "F.dropout p", loc) : 0.5;
@@ -872,6 +888,15 @@ void register_torch(Interp& in) {
   // torch.nn.functional
   def_fn(in, "torch.nn.functional.gelu", gelu_fn);
   def_fn(in, "torch.nn.functional.silu", silu_fn);
+  for (const ActivationSpec& spec : activation_specs()) {
+    def_fn(in, std::string("torch.nn.functional.") + spec.function,
+           activation_fn(spec, std::string("F.") + spec.function));
+  }
+  // torch.selu / torch.celu exist too (the other activations are only in torch.nn.functional).
+  for (const ActivationSpec& spec : activation_specs()) {
+    std::string f = spec.function;
+    if (f == "selu" || f == "celu") def_fn(in, "torch." + f, activation_fn(spec, "torch." + f));
+  }
   def_fn(in, "torch.nn.functional.dropout", dropout_fn);
 
   // creation

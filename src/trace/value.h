@@ -175,6 +175,7 @@ enum class ModuleKind : uint8_t {
   SiLU,
   Sigmoid,
   Tanh,
+  Activation,  // the modules of activation_specs() (LeakyReLU, ELU, Softplus, ...), told apart by class name
   Softmax,
   LogSoftmax,
   Identity,
