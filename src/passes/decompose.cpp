@@ -158,6 +158,23 @@ const Node* lower_mish(Graph& g, const Node* old, const Node* x) {
   return g.cast(g.binary(Op::Mul, xs, t, old->loc), old->dtype, old->loc);
 }
 
+// Two passes over the row, as PyTorch does (never E[x^2] - E[x]^2, which cancels):
+// layer_norm(x, axes, eps) => d = x - mean(x, axes); d * rsqrt(mean(d * d, axes) + eps)
+const Node* lower_layer_norm(Graph& g, const Node* old, const Node* x) {
+  const Node* xs = compute_type(g, x);
+  const std::vector<int64_t>& axes = old->attr.ints;
+  int64_t n = 1;
+  for (auto a : axes) n *= x->shape[a];
+  const Node* inv_n = scalar(g, 1.0 / static_cast<double>(n), xs);
+  auto mean = [&](const Node* v) {
+    return g.binary(Op::Mul, reduce_adjacent(g, Op::Sum, v, axes, true, old->loc), inv_n, old->loc);
+  };
+  const Node* d = g.binary(Op::Sub, xs, mean(xs), old->loc);
+  const Node* var = mean(g.binary(Op::Mul, d, d, old->loc));
+  const Node* r = g.unary(Op::Rsqrt, g.binary(Op::Add, var, scalar(g, old->attr.floats[0], xs)), old->loc);
+  return g.cast(g.binary(Op::Mul, d, r, old->loc), old->dtype, old->loc);
+}
+
 // A matrix-vector product is memory-bound: a multiply and a sum fuse into one reduction kernel.
 // matmul(a[..., M, K], b[..., K, 1]) => sum(a * b^T[..., 1, K], -1, keepdim)
 // matmul(a[..., 1, K], b[..., K, N]) => sum(a^T[..., K, 1] * b, -2, keepdim)
@@ -196,6 +213,7 @@ std::unique_ptr<Graph> decompose(const Graph& g) {
       case Op::Softplus: return lower_softplus(out, old, src[0]);
       case Op::Softsign: return lower_softsign(out, old, src[0]);
       case Op::Mish: return lower_mish(out, old, src[0]);
+      case Op::LayerNorm: return lower_layer_norm(out, old, src[0]);
       case Op::Sum:
       case Op::Prod:
       case Op::Max:

@@ -281,12 +281,47 @@ InstanceObj* make_linear(Interp& in, ClassObj* cls, CallArgs& a, SourceLoc loc) 
   return m;
 }
 
+// nn.LayerNorm: weight ones and bias zeros (reset_parameters draws nothing), kept as parameters of the same
+// names so that state dicts load; normalized_shape and eps stay attributes for forward.
+InstanceObj* make_layer_norm(Interp& in, ClassObj* cls, CallArgs& a, SourceLoc loc) {
+  Bound b = bind(in, a, "nn.LayerNorm",
+                 {"normalized_shape", "eps=", "elementwise_affine=", "bias=", "device=", "dtype="}, loc);
+  std::vector<int64_t> shape = to_int_list(b[0], "nn.LayerNorm normalized_shape", loc);
+  double eps = b.has(1) ? to_float(b[1], "nn.LayerNorm eps", loc) : 1e-5;
+  bool affine = b.given[2] ? to_bool(b[2], "nn.LayerNorm elementwise_affine", loc) : true;
+  bool bias = b.given[3] ? to_bool(b[3], "nn.LayerNorm bias", loc) : true;
+  DType dt = b.has(5) ? to_dtype(b[5], "nn.LayerNorm dtype", loc) : DType::Float32;
+  if (in.phase != Phase::Init) fail(loc, "nn.LayerNorm can only be created in __init__");
+  InstanceObj* m = new_module(in, cls);
+  std::vector<Value> dims;
+  std::string sizes;
+  for (int64_t d : shape) {
+    dims.push_back(Value::integer(d));
+    sizes += (sizes.empty() ? "" : ", ") + std::to_string(d);
+  }
+  set_plain(m, "normalized_shape", in.tuple(dims));
+  set_plain(m, "eps", Value::floating(eps));
+  set_plain(m, "elementwise_affine", Value::boolean(affine));
+  std::string dtype_kw = dt == DType::Float32 ? "" : std::string(", dtype=") + torch_dtype_name(dt);
+  auto param = [&](const char* fill) {
+    TensorObj* t = in.new_tensor(Shape(shape), dt, Phase::Init);
+    t->is_param = true;
+    t->expr = std::string("nn.Parameter(torch.") + fill + "(" + sizes + dtype_kw + "))";
+    t->prec = kPrecPostfix;
+    return in.wrap(t);
+  };
+  in.register_parameter(m, "weight", affine ? param("ones") : Value::none(), loc);
+  in.register_parameter(m, "bias", affine && bias ? param("zeros") : Value::none(), loc);
+  return m;
+}
+
 }  // namespace
 
 Value construct_builtin_module(Interp& in, ClassObj* cls, CallArgs& a, SourceLoc loc) {
   std::string name = "nn." + cls->name;
   switch (cls->module) {
     case ModuleKind::Linear: return as_value(make_linear(in, cls, a, loc));
+    case ModuleKind::LayerNorm: return as_value(make_layer_norm(in, cls, a, loc));
     case ModuleKind::ReLU:
     case ModuleKind::SiLU: bind(in, a, name, {"inplace="}, loc); return as_value(new_module(in, cls));
     case ModuleKind::Sigmoid:
@@ -399,6 +434,12 @@ Value call_builtin_module(Interp& in, InstanceObj* m, CallArgs& a, SourceLoc loc
       Value b = in.get_attr(self, "bias", loc);
       return t_linear(in, x, w, b, loc);
     }
+    case ModuleKind::LayerNorm: {
+      Value x = input();
+      std::vector<int64_t> shape = to_int_list(plain(m, "normalized_shape"), name + " normalized_shape", loc);
+      return t_layer_norm(in, x, shape, in.get_attr(self, "weight", loc), in.get_attr(self, "bias", loc),
+                          to_float(plain(m, "eps"), name + " eps", loc), loc);
+    }
     case ModuleKind::ReLU: return t_unary(in, Op::Relu, input(), loc);
     case ModuleKind::Sigmoid: return t_unary(in, Op::Sigmoid, input(), loc);
     case ModuleKind::Tanh: return t_unary(in, Op::Tanh, input(), loc);
@@ -456,6 +497,7 @@ void register_nn(Interp& in) {
   in.registry["torch.nn.Module"] = Value::of(Kind::Class, module);
 
   const std::pair<const char*, ModuleKind> kinds[] = {{"Linear", ModuleKind::Linear},
+                                                      {"LayerNorm", ModuleKind::LayerNorm},
                                                       {"ReLU", ModuleKind::ReLU},
                                                       {"GELU", ModuleKind::GELU},
                                                       {"SiLU", ModuleKind::SiLU},

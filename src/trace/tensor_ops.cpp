@@ -395,6 +395,42 @@ Value t_named_activation(Interp& in, const ActivationSpec& spec, const Value& x,
   ::tz::internal_error("activation " + fn + " has no lowering", __FILE__, __LINE__);
 }
 
+Value t_layer_norm(Interp& in, const Value& x, const std::vector<int64_t>& normalized_shape, const Value& weight,
+                   const Value& bias, double eps, SourceLoc loc) {
+  TensorObj* t = need_tensor(x, "layer_norm", loc);
+  if (!is_floating(t->dtype))
+    fail(loc, std::string("layer_norm of a ") + torch_dtype_name(t->dtype) + " tensor is not supported");
+  int k = static_cast<int>(normalized_shape.size());
+  bool trailing = k >= 1 && k <= t->rank();
+  for (int i = 0; trailing && i < k; ++i) trailing = t->shape[t->rank() - k + i] == normalized_shape[i];
+  if (!trailing) {
+    fail(loc, "layer_norm: normalized_shape " + shape_text(normalized_shape) +
+                  " does not match the trailing dims of the input " + shape_text(t->shape));
+  }
+  for (const Value* p : {&weight, &bias}) {
+    if (p->is_none()) continue;
+    if (need_tensor(*p, "layer_norm weight and bias", loc)->shape != Shape(normalized_shape)) {
+      fail(loc, "layer_norm: weight and bias must have the shape " + shape_text(normalized_shape) + ", got " +
+                    shape_text(tensor_of(*p)->shape));
+    }
+  }
+  DType out = t->dtype;
+  Value xs = is_floating(out) && out != DType::Float32 ? t_cast(in, x, DType::Float32, loc) : x;
+  Value y;
+  if (traced(in, {tensor_of(xs)}, loc)) {
+    Attr a;
+    for (int i = 0; i < k; ++i) a.ints.push_back(t->rank() - k + i);
+    a.floats = {eps};
+    TensorObj* ts = tensor_of(xs);
+    y = from_node(in, in.graph->make(Op::LayerNorm, ts->dtype, ts->shape, {ts->node}, a, loc));
+  } else {
+    y = shape_only(in, t->shape, DType::Float32);
+  }
+  if (!weight.is_none()) y = t_binary(in, Op::Mul, y, weight, loc);
+  if (!bias.is_none()) y = t_binary(in, Op::Add, y, bias, loc);
+  return t_cast(in, y, out, loc);
+}
+
 Value t_reshape(Interp& in, const Value& x, std::vector<int64_t> sizes, SourceLoc loc) {
   TensorObj* t = need_tensor(x, "reshape", loc);
   int64_t n = numel(t->shape), known = 1;

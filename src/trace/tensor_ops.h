@@ -48,6 +48,11 @@ const ActivationSpec* find_activation_module(const std::string& module);
 Value t_named_activation(Interp& in, const ActivationSpec& spec, const Value& x, const std::vector<double>& opts,
                          SourceLoc loc);
 
+// layer_norm over the trailing dims `normalized_shape`, then `* weight + bias` when given; half inputs
+// normalise and apply the affine in float32 and round once, as PyTorch does.
+Value t_layer_norm(Interp& in, const Value& x, const std::vector<int64_t>& normalized_shape, const Value& weight,
+                   const Value& bias, double eps, SourceLoc loc);
+
 Value t_reshape(Interp& in, const Value& x, std::vector<int64_t> sizes, SourceLoc loc);  // one -1 allowed
 Value t_permute(Interp& in, const Value& x, std::vector<int64_t> perm, SourceLoc loc);
 Value t_transpose(Interp& in, const Value& x, int64_t a, int64_t b, SourceLoc loc);

@@ -523,6 +523,12 @@ Fn activation_fn(const ActivationSpec& spec, const std::string& shown) {
   };
 }
 
+Value layer_norm_fn(Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+  Bound b = bind(in, a, "F.layer_norm", {"input", "normalized_shape", "weight=", "bias=", "eps="}, loc);
+  double eps = b.has(4) ? to_float(b[4], "F.layer_norm eps", loc) : 1e-5;
+  return t_layer_norm(in, b[0], to_int_list(b[1], "F.layer_norm normalized_shape", loc), b[2], b[3], eps, loc);
+}
+
 Value dropout_fn(Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
   Bound b = bind(in, a, "F.dropout", {"input", "p=", "training=", "inplace="}, loc);
   double p = b.has(1) ? to_float(b[1], "F.dropout p", loc) : 0.5;
@@ -888,6 +894,7 @@ void register_torch(Interp& in) {
   // torch.nn.functional
   def_fn(in, "torch.nn.functional.gelu", gelu_fn);
   def_fn(in, "torch.nn.functional.silu", silu_fn);
+  def_fn(in, "torch.nn.functional.layer_norm", layer_norm_fn);
   for (const ActivationSpec& spec : activation_specs()) {
     def_fn(in, std::string("torch.nn.functional.") + spec.function,
            activation_fn(spec, std::string("F.") + spec.function));

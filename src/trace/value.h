@@ -170,6 +170,7 @@ enum class ModuleKind : uint8_t {
   None,    // not a module class (user plain class, or a builtin type like int)
   Module,  // nn.Module itself, and user subclasses
   Linear,
+  LayerNorm,
   ReLU,
   GELU,
   SiLU,
