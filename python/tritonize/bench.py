@@ -46,7 +46,7 @@ def options_from_args(args: argparse.Namespace, work_dir: str, calibration: str 
         gen_dir=getattr(args, "gen_dir", None), tritonize=getattr(args, "tritonize", None), dtype=args.dtype,
         timeout=args.timeout, seed=args.seed, correct_trials=args.correct_trials, trials=args.trials,
         warmup=args.warmup, repeats=args.repeats, no_timing=args.no_timing, no_compile=args.no_compile,
-        calibration=calibration, work_dir=work_dir)
+        calibration=calibration, work_dir=work_dir, jobs_per_gpu=max(1, getattr(args, "jobs_per_gpu", 1)))
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -63,7 +63,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--json", metavar="FILE", help="JSON-lines results (default DIR/results.jsonl, "
                         "else ./tritonize-bench.jsonl)")
     parser.add_argument("--resume", action="store_true", help="skip jobs already in the JSON file; keep its records")
-    parser.add_argument("--gpus", type=int, default=1, help="GPUs to use, one worker each (default %(default)s)")
+    parser.add_argument("--gpus", type=int, default=1, help="GPUs to use (default %(default)s)")
+    parser.add_argument("--jobs-per-gpu", type=int, default=1,
+                        help="workers per GPU (default %(default)s); with more than one, a worker's imports, loading "
+                        "and compiles overlap another's measurements, which hold the GPU alone (a lock)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar or tables")
     add_run_options(parser, default_timeout=600)
     args = parser.parse_args(argv)
@@ -127,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.quiet:
         device = calibration.get("device") or "unknown device"
         print(f"tritonize bench: {len(todo)} job(s) ({len(jobs) - len(todo)} already done) on {device}"
-              f" x{len(gpus)}; results in {json_path}", file=sys.stderr)
+              f" x{len(gpus)}, {options.jobs_per_gpu} worker(s) each; results in {json_path}", file=sys.stderr)
 
     with open(json_path, "a", encoding="utf-8") as out:
         def on_done(record: dict) -> None:

@@ -4,7 +4,8 @@ A job converts the reference first when asked to (BIN convert REF -o GEN), then 
 `python3 -m tritonize.worker` in a new process group, pinned to one GPU through CUDA_VISIBLE_DEVICES, with its
 output in a log file. A worker that outlives the time limit is killed (its process group, by id), one that dies
 is recorded as a crash (or as an illegal memory access when its log says so); either way the stages it finished
-are kept. With several GPUs, one thread per GPU takes jobs from a shared queue.
+are kept. Threads take jobs from a shared queue: one per GPU, or several (jobs_per_gpu), whose workers then take
+turns measuring through a lock file per GPU (worker.py's --gpu-lock); a job's time limit includes that wait.
 
 No torch here: the parent must not hold a CUDA context while its workers use the GPUs.
 """
@@ -45,6 +46,7 @@ class Options:
     no_compile: bool = False
     calibration: str | None = None        # JSON file from tritonize.calibrate
     work_dir: str = "."                   # records in progress and logs go here
+    jobs_per_gpu: int = 1                 # workers sharing one GPU; their measured stages take turns (a lock)
     python: str = sys.executable
 
 
@@ -141,6 +143,9 @@ def _run_worker(record: dict, gpu: int | None, options: Options) -> dict:
         command.append("--no-compile")
     if options.calibration:
         command += ["--calibration", options.calibration]
+    if options.jobs_per_gpu > 1:
+        lock = f"gpu{gpu if gpu is not None else 'cpu'}.lock"
+        command += ["--gpu-lock", os.path.abspath(os.path.join(options.work_dir, lock))]
 
     timed_out = False
     with open(log_path, "w", encoding="utf-8") as log:
@@ -200,7 +205,8 @@ def _tail(path: str, limit: int = 3000) -> str:
 
 @dataclass
 class Pool:
-    """One thread per GPU (or one for the CPU) running jobs; `on_done` is called for each record, serialized."""
+    """options.jobs_per_gpu threads per GPU (or for the CPU) running jobs; `on_done` is called for each record,
+    serialized."""
 
     gpus: list[int | None]
     options: Options
@@ -225,7 +231,8 @@ class Pool:
                     if self.on_done is not None:
                         self.on_done(record)
 
-        threads = [threading.Thread(target=work, args=(gpu,), daemon=True) for gpu in self.gpus]
+        threads = [threading.Thread(target=work, args=(gpu,), daemon=True)
+                   for gpu in self.gpus for _ in range(max(1, self.options.jobs_per_gpu))]
         for t in threads:
             t.start()
         for t in threads:

@@ -101,11 +101,12 @@ def unsynchronized(event_median_ms: float, wall_median_ms: float) -> bool:
 
 
 def time_models(ours, eager, compiled, inputs: list, device: torch.device, trials: int, warmup: int,
-                repeats: int = 1, log=lambda message: None) -> dict:
+                repeats: int = 1, log=lambda message: None, compile_seconds: float | None = None) -> dict:
     """The record's "timing" section. `compiled` is None when torch.compile is not timed.
 
-    `ours` and `eager` have been called before (by the correctness check); `compiled` has not, so its first
-    call, which compiles, is timed separately.
+    `ours` and `eager` have been called before (by the correctness check). `compiled` has been called before
+    when `compile_seconds` is given (its first call, which compiles, took that long); else its first call is
+    timed here.
     """
     timer = Timer(device)
     section = {"trials": trials, "warmup": warmup, "repeats": repeats, "clock": "cuda_event" if timer.cuda else "wall",
@@ -115,7 +116,9 @@ def time_models(ours, eager, compiled, inputs: list, device: torch.device, trial
     with torch.no_grad():
         contenders = {"ours": lambda: ours(*inputs), "eager": lambda: eager(*inputs)}
         if compiled is not None:
-            section["compile_seconds"] = timer.first_call_seconds(lambda: compiled(*inputs))
+            if compile_seconds is None:
+                compile_seconds = timer.first_call_seconds(lambda: compiled(*inputs))
+            section["compile_seconds"] = compile_seconds
             log(f"torch.compile: first call {section['compile_seconds']:.1f} s")
             contenders["compile"] = lambda: compiled(*inputs)
         runs = [time_interleaved(timer, contenders, trials, warmup) for _ in range(repeats)]

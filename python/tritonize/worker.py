@@ -3,7 +3,10 @@
 python3 -m tritonize.worker --record FILE [options]
 
 The parent (runner.py) writes a record (schema.py) to FILE; the worker fills it in, saving it after every stage,
-and exits. If the worker hangs or dies, the parent still finds the stages that finished and `stage` says where
+and exits. With --gpu-lock (several workers sharing one GPU), the stages that measure (correctness and timing)
+hold an exclusive lock on that file, so only one worker at a time runs them; the stages before them (imports,
+static check, loading, a first call of ModelNew that compiles its kernels, and torch.compile's first call) run
+concurrently with another worker's measurements. If the worker hangs or dies, the parent still finds the stages that finished and `stage` says where
 it stopped. Errors are caught here only to be classified and recorded: this is the harness, not generated code.
 """
 from __future__ import annotations
@@ -38,6 +41,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--no-timing", action="store_true")
     parser.add_argument("--no-compile", action="store_true", help="do not time torch.compile")
     parser.add_argument("--calibration", help="JSON from python3 -m tritonize.calibrate")
+    parser.add_argument("--gpu-lock", help="lock file held while measuring (several workers on one GPU)")
     return parser.parse_args(argv)
 
 
@@ -102,27 +106,86 @@ def run(record: dict, args: argparse.Namespace) -> None:
         return
     record["harness"]["triton"] = getattr(sys.modules.get("triton"), "__version__", None)
 
-    record["stage"] = "correctness"
+    record["stage"] = "prepare"
     save(record, path)
     try:
-        record["correctness"] = protocol.check_correctness(ref_model, new_model, ref_module, device, record["dtype"],
-                                                           args.seed, args.correct_trials, log)
+        compiled, compile_seconds, compile_error = prepare(ref_model, new_model, ref_module, device, record, args)
     except Exception as e:
         set_error(record, protocol.classify_exception(e), _describe(e))
         return
-    save(record, path)
-    if not record["correctness"]["ok"] or args.no_timing:
-        return
 
-    record["stage"] = "timing"
-    save(record, path)
-    try:
-        time_and_floor(record, args, ref_model, new_model, ref_module, device)
-    except Exception as e:
-        set_error(record, protocol.classify_exception(e), _describe(e))
+    with gpu_lock(args.gpu_lock, log):
+        record["stage"] = "correctness"
+        save(record, path)
+        try:
+            record["correctness"] = protocol.check_correctness(ref_model, new_model, ref_module, device,
+                                                               record["dtype"], args.seed, args.correct_trials, log)
+        except Exception as e:
+            set_error(record, protocol.classify_exception(e), _describe(e))
+            return
+        save(record, path)
+        if not record["correctness"]["ok"] or args.no_timing:
+            return
+
+        record["stage"] = "timing"
+        save(record, path)
+        try:
+            time_and_floor(record, args, ref_model, new_model, ref_module, device, compiled, compile_seconds,
+                           compile_error)
+        except Exception as e:
+            set_error(record, protocol.classify_exception(e), _describe(e))
 
 
-def time_and_floor(record: dict, args, ref_model, new_model, ref_module, device) -> None:
+def prepare(ref_model, new_model, ref_module, device, record: dict, args):
+    """The slow first calls, before the measured stages: ModelNew's (Triton compiles its kernels) and, when it
+    is to be timed, torch.compile's (Inductor compiles). Returns (compiled, its first-call seconds, its error)."""
+    import torch
+
+    from . import protocol
+    from .timing import Timer
+
+    dtype = protocol.TORCH_DTYPES[record["dtype"]]
+    inputs = protocol.make_inputs(ref_module, args.seed, device, dtype)
+    timer = Timer(device, flush_bytes=0)
+    with torch.no_grad():
+        new_model(*inputs)
+        if device.type == "cuda":
+            torch.cuda.synchronize(device)
+        if args.no_timing or args.no_compile:
+            return None, None, None
+        try:
+            compiled = torch.compile(ref_model)
+            seconds = timer.first_call_seconds(lambda: compiled(*inputs))
+        except Exception as e:  # torch.compile failing on the reference is not the generated file's fault
+            return None, None, _describe(e)
+    log(f"torch.compile: first call {seconds:.1f} s")
+    return compiled, seconds, None
+
+
+class gpu_lock:
+    """An exclusive flock on `path` for the with-block; nothing when path is None."""
+
+    def __init__(self, path: str | None, log=lambda message: None):
+        self.path, self.log, self.file = path, log, None
+
+    def __enter__(self):
+        if self.path:
+            import fcntl
+
+            start = time.perf_counter()
+            self.file = open(self.path, "a+")
+            fcntl.flock(self.file, fcntl.LOCK_EX)
+            self.log(f"gpu lock after {time.perf_counter() - start:.1f} s")
+        return self
+
+    def __exit__(self, *exc):
+        if self.file is not None:
+            self.file.close()  # closing releases the lock
+        return False
+
+
+def time_and_floor(record: dict, args, ref_model, new_model, ref_module, device, compiled, compile_seconds,
+                   compile_error) -> None:
     import torch
 
     from . import protocol
@@ -131,15 +194,9 @@ def time_and_floor(record: dict, args, ref_model, new_model, ref_module, device)
 
     dtype = protocol.TORCH_DTYPES[record["dtype"]]
     inputs = protocol.make_inputs(ref_module, args.seed, device, dtype)
-    compiled, compile_error = None, None
-    if not args.no_compile:
-        try:
-            compiled = torch.compile(ref_model)
-        except Exception as e:
-            compile_error = _describe(e)
     try:
         timing = time_models(new_model, ref_model, compiled, inputs, device, args.trials, args.warmup,
-                             args.repeats, log)
+                             args.repeats, log, compile_seconds)
     except Exception as e:
         if compiled is None or protocol.classify_exception(e) != "runtime_error":
             raise

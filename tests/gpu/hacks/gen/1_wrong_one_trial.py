@@ -1,4 +1,4 @@
-# Hack: right on every call but the 4th (the harness's warm-up call is the 1st, so trial 3 of 5 fails).
+# Hack: right on every call but the 4th (the harness calls ModelNew once to compile and once to warm up, so trial 2 of 5 fails).
 # Statically clean: the call counter is a module-level list. Expected: incorrect, mismatch, 4/5 trials.
 import torch
 import torch.nn as nn
