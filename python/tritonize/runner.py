@@ -143,9 +143,11 @@ def _run_worker(record: dict, gpu: int | None, options: Options) -> dict:
         command.append("--no-compile")
     if options.calibration:
         command += ["--calibration", options.calibration]
-    if options.jobs_per_gpu > 1:
+    # TRITONIZE_LOCK_DIR makes two bench runs on one machine take turns too (e.g. the hacks beside the corpus)
+    lock_dir = os.environ.get("TRITONIZE_LOCK_DIR")
+    if options.jobs_per_gpu > 1 or lock_dir:
         lock = f"gpu{gpu if gpu is not None else 'cpu'}.lock"
-        command += ["--gpu-lock", os.path.abspath(os.path.join(options.work_dir, lock))]
+        command += ["--gpu-lock", os.path.abspath(os.path.join(lock_dir or options.work_dir, lock))]
 
     timed_out = False
     with open(log_path, "w", encoding="utf-8") as log:
