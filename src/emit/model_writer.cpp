@@ -73,6 +73,7 @@ void write_launcher(Writer& w, const Kernel& k, const Launch& l, const ForwardPl
   if (precision) {
     w.line("precision = \"ieee\" if " + strip_ptr(inputs.front()) + ".dtype != torch.float32 else _fp32_dot_precision()");
   }
+  for (const auto& line : l.setup) w.line(line);
   std::string grid;
   for (const auto& g : l.grid) grid += g + ", ";
   w.line(k.name + "[(" + grid.substr(0, grid.size() - 1) + ")](");
@@ -119,6 +120,19 @@ std::string write_model(const TraceResult& trace, const Graph& graph, const Forw
     w.line("@triton.jit");
     w.line("def _mul_combine(a, b):");
     w.line("    return a * b");
+    w.line();
+  }
+  bool num_sms = false;
+  for (const auto& k : plan.kernels) num_sms = num_sms || k.needs_num_sms;
+  if (num_sms) {
+    w.line();
+    w.line("def _persistent_programs(tiles):");
+    w.line("    # A persistent grid: two programs per multiprocessor, each walking tiles (one program under");
+    w.line("    # TRITON_INTERPRET on the CPU).");
+    w.line("    if not torch.cuda.is_available():");
+    w.line("        return 1");
+    w.line("    sms = torch.cuda.get_device_properties(torch.cuda.current_device()).multi_processor_count");
+    w.line("    return min(tiles, 2 * sms)");
     w.line();
   }
   DtypeRule rule;

@@ -36,8 +36,11 @@ void lower_matmul(KernelJob& job) {
   int64_t m = g.space[rank - 2], n = g.space[rank - 1], k = a->shape.back();
   bool half = mm->dtype == DType::Float16 || mm->dtype == DType::BFloat16;
 
+  // Tiles measured on the H200 (docs/RESULTS.md, tests/gpu/gemm_experiment.py): fp32's tf32x3 (three dots per
+  // step) runs best with 128 x 64 tiles, 4 warps and 4 stages (1.13-1.19x cuBLAS fp32 where 128 x 128 with 8 warps
+  // gave 0.70-0.73x); fp16/bf16 keep 128 x 128.
   int64_t block_m = std::clamp<int64_t>(next_pow2(m), 16, 128);
-  int64_t block_n = std::clamp<int64_t>(next_pow2(n), 16, 128);
+  int64_t block_n = std::clamp<int64_t>(next_pow2(n), 16, half ? 128 : 64);
   int64_t block_k = std::clamp<int64_t>(next_pow2(k), 16, half ? 64 : 32);
   auto& body = job.kernel.body;
   ve.out = &body;
@@ -145,7 +148,7 @@ void lower_matmul(KernelJob& job) {
   job.launch.grid = {std::to_string(pid_m_count * pid_n_count)};
   if (batch > 1) job.launch.grid.push_back(std::to_string(batch));
   job.launch.num_warps = block_m * block_n >= 128 * 128 ? 8 : 4;
-  job.launch.num_stages = 3;
+  job.launch.num_stages = half ? 3 : 4;
 }
 
 }  // namespace tz

@@ -3,7 +3,9 @@
 // axis 0 walks the reduced dims and axis 1 BLOCK_I inner columns, and each program owns one outer index.
 // Reduced values keep their tile axis (keep_dims), so they broadcast back over the tile with no reshaping.
 // Rows that fit in one tile are reduced in registers ("persistent"); longer ones loop over chunks, once per
-// reduction and once more for the full-size outputs.
+// reduction and once more for the full-size outputs. Looped rows run on a persistent grid (two programs per
+// multiprocessor, each walking rows): with fewer rows in flight, a row's later passes find it in L2 more often
+// (measured on the H200 with tests/gpu/softmax_experiment.py: 8192 x 50257 log_softmax from 2.04 to 1.47 ms).
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -15,6 +17,7 @@ namespace tz {
 namespace {
 
 const int64_t kMaxTile = 16384;  // elements held by one program in the persistent form
+const int64_t kLoopChunk = 8192;  // chunk of a looped row (with 16 warps)
 
 TOp reduce_op(Op op) {
   switch (op) {
@@ -88,7 +91,7 @@ void lower_reduction(KernelJob& job) {
   p.rows = p.inner.empty();
   if (p.rows) {
     p.persistent = next_pow2(p.r) <= kMaxTile;
-    p.block_r = p.persistent ? next_pow2(p.r) : 2048;
+    p.block_r = p.persistent ? next_pow2(p.r) : kLoopChunk;
     p.block_m = p.persistent ? std::clamp<int64_t>(4096 / p.block_r, 1, next_pow2(p.m)) : 1;
   } else {
     p.block_i = std::min<int64_t>(next_pow2(p.i), 64);
@@ -96,11 +99,24 @@ void lower_reduction(KernelJob& job) {
     p.block_r = p.persistent ? next_pow2(p.r) : std::max<int64_t>(1, 4096 / p.block_i);
   }
 
-  auto& body = job.kernel.body;
+  const TExpr* pid = b.program_id(0);
+  // Looped rows: the kernel body runs once per row tile, for tiles pid, pid + PROGRAMS, ...
+  bool row_loop = p.rows && !p.persistent;
+  TStmt tiles{TStmtKind::For};
+  if (row_loop) {
+    int64_t row_tiles = (p.m + p.block_m - 1) / p.block_m;
+    tiles.var = "tile";
+    tiles.start = pid;
+    tiles.stop = b.i(row_tiles);
+    tiles.step = job.constexpr_param("PROGRAMS", 0);
+    job.launch.args.back().value = "programs";
+    job.launch.setup.push_back("programs = _persistent_programs(" + std::to_string(row_tiles) + ")");
+    job.kernel.needs_num_sms = true;
+  }
+  auto& body = row_loop ? tiles.body : job.kernel.body;
   ve.out = &body;
   const TExpr* R = job.constexpr_param("R", p.r);
   const TExpr* block_r = job.constexpr_param("BLOCK_R", p.block_r);
-  const TExpr* pid = b.program_id(0);
   int red_axis = p.rows ? 1 : 0;
   std::string red_index = p.rows ? "None, :" : ":, None";
   ve.axis_mask.assign(2, nullptr);
@@ -128,7 +144,7 @@ void lower_reduction(KernelJob& job) {
     const TExpr* M = job.constexpr_param("M", p.m);
     const TExpr* block_m = job.constexpr_param("BLOCK_M", p.block_m);
     body.push_back(TileBuilder::assign(
-        "rows", b.add(b.mul(pid, block_m), b.expand(b.arange(block_m), ":, None"))));
+        "rows", b.add(b.mul(row_loop ? b.var("tile") : pid, block_m), b.expand(b.arange(block_m), ":, None"))));
     const TExpr* rows = b.var("rows");
     ve.store_anchor = rows;
     if (p.m % p.block_m != 0) {
@@ -136,7 +152,7 @@ void lower_reduction(KernelJob& job) {
       ve.axis_mask[0] = b.var("row_mask");
     }
     split(rows, p.outer, 0, "i");
-    job.launch.grid = {std::to_string((p.m + p.block_m - 1) / p.block_m)};
+    job.launch.grid = {row_loop ? std::string("programs") : std::to_string((p.m + p.block_m - 1) / p.block_m)};
   } else {
     const TExpr* I = job.constexpr_param("I", p.i);
     const TExpr* block_i = job.constexpr_param("BLOCK_I", p.block_i);
@@ -287,6 +303,7 @@ void lower_reduction(KernelJob& job) {
       ve.out = &body;
     }
   }
+  if (row_loop) job.kernel.body.push_back(std::move(tiles));
   int64_t tile = (p.rows ? p.block_m : p.block_i) * p.block_r;
   job.launch.num_warps = static_cast<int>(std::clamp<int64_t>(tile / 512, 1, 16));
 }

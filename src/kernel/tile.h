@@ -80,6 +80,7 @@ struct Kernel {
   std::vector<KernelParam> params;
   std::vector<TStmt> body;
   bool needs_mul_combine = false;  // a Prod reduction: the printer emits the combine function once
+  bool needs_num_sms = false;      // its launch sizes a persistent grid by the multiprocessor count
 };
 
 // Owns tile expressions. Lowering builds through it; no sharing across files.
@@ -102,6 +103,7 @@ struct LaunchArg {
 
 struct Launch {
   int kernel = 0;                    // index into ForwardPlan::kernels
+  std::vector<std::string> setup;    // Python statements run by the launcher before the launch
   std::vector<std::string> grid;     // Python expressions, one per grid axis
   std::vector<LaunchArg> args;
   std::vector<std::string> produces;  // buffers this launch writes (allocated by its launcher)

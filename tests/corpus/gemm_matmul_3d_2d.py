@@ -21,7 +21,10 @@ N = 2048
 
 
 def get_inputs():
-    return [torch.randn(batch_size, seq_len, K), torch.randn(K, N)]
+    # The second operand is scaled like an initialized weight (variance 1/K), so outputs are O(1) and the
+    # 1e-4 check measures accuracy: with unit variance on both sides at this K, cuBLAS's own error is ~1e-3
+    # and even the exact product rounded to fp32 fails it (tests/corpus/README.md, "Large-K fp32 GEMMs").
+    return [torch.randn(batch_size, seq_len, K), torch.randn(K, N) / K**0.5]
 
 
 def get_init_inputs():
