@@ -1,20 +1,41 @@
 #!/usr/bin/env bash
-# The GPU suite, run on the H200 through the device tool over a copy of the tree, with the generated files of
-# scripts/convert_corpus.py carried in gen/ (build and convert here; nothing is compiled there):
+# The GPU suite, run on the H200 through the device tool over a copy of the tree. The compiler is built here and
+# carried (a stripped copy in .carry/, which .git/info/exclude ignores); the command converts every corpus problem
+# there and scores it end to end:
 #
-#   scripts/convert_corpus.py --out gen
-#   (device) scripts/gpu_suite.sh [extra bench options, e.g. --resume --json prev.jsonl]
+#   mkdir -p .carry && strip -o .carry/tritonize build/tritonize      (here)
+#   scripts/gpu_suite.sh [extra bench options, e.g. --resume]          (device; carry [".carry"])
 #
-# Results (results.jsonl, summary.json, report.html, table.txt) land in $OUT (or out/gpu when $OUT is unset).
+# With HACKS=1 the deliberately broken files of tests/gpu/hacks run beside the corpus (tests/gpu/run_hacks.sh,
+# which asserts that each is caught for its own reason); both runs take turns measuring through one lock.
+# Results land in $OUT (or out/gpu): results.jsonl, summary.json, report.html, table.txt (the bench's tables),
+# results.md (scripts/results_table.py), hacks.log. The report folder itself stays in $REPORT (default
+# /tmp/tz-report), so a second call on the same machine can go on with --resume.
 # Environment: SUITE_SECONDS (whole run, default 540), TRIALS (timed trials per contender, default 100),
-# JOB_SECONDS (per problem, lock wait included, default 300), JOBS_PER_GPU (workers sharing the GPU, default 4).
+# JOB_SECONDS (per problem, lock wait included, default 300), JOBS_PER_GPU (workers sharing the GPU, default 6).
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 OUT=${OUT:-out/gpu}
-mkdir -p "$OUT" /tmp/tz-report
-export PYTHONPATH=$PWD/python PYTHONUNBUFFERED=1
+REPORT=${REPORT:-/tmp/tz-report}
+BIN=${TRITONIZE_BIN:-.carry/tritonize}
+[[ -x $BIN ]] || BIN=build/tritonize
+mkdir -p "$OUT" "$REPORT" /tmp/tz-lock
+export PYTHONUNBUFFERED=1 TRITONIZE_LOCK_DIR=/tmp/tz-lock
 nvidia-smi --query-gpu=name,clocks.sm,clocks.mem --format=csv,noheader || true
-timeout "${SUITE_SECONDS:-540}" python3 -m tritonize.bench tests/corpus --gen-dir gen --report /tmp/tz-report \
-  --trials "${TRIALS:-100}" --warmup 10 --timeout "${JOB_SECONDS:-300}" --jobs-per-gpu "${JOBS_PER_GPU:-4}" "$@" 2>&1 | tail -n 140 | tee "$OUT/table.txt"
-cp /tmp/tz-report/results.jsonl /tmp/tz-report/summary.json /tmp/tz-report/report.html "$OUT"/ 2>/dev/null
+hacks=
+if [[ ${HACKS:-0} == 1 ]]; then
+  PYTHONPATH=$PWD/python tests/gpu/run_hacks.sh /tmp/tz-hacks --jobs-per-gpu 2 > "$OUT/hacks.log" 2>&1 &
+  hacks=$!
+fi
+timeout "${SUITE_SECONDS:-540}" "$BIN" bench tests/corpus --report "$REPORT" \
+  --trials "${TRIALS:-100}" --warmup 10 --timeout "${JOB_SECONDS:-300}" --jobs-per-gpu "${JOBS_PER_GPU:-6}" "$@" \
+  2>&1 | tail -n 300 > "$OUT/table.txt"
+if [[ -n $hacks ]]; then
+  wait "$hacks"
+  echo "run_hacks.sh exit status $?" >> "$OUT/hacks.log"
+  tail -n 3 "$OUT/hacks.log"
+fi
+python3 scripts/results_table.py "$REPORT/results.jsonl" > "$OUT/results.md" 2>&1
+cp "$REPORT/results.jsonl" "$REPORT/summary.json" "$REPORT/report.html" "$OUT"/ 2>/dev/null
+tail -n 2 "$OUT/results.md"
 ls "$OUT"

@@ -173,6 +173,7 @@ class gpu_lock:
             import fcntl
 
             start = time.perf_counter()
+            os.makedirs(os.path.dirname(os.path.abspath(self.path)), exist_ok=True)
             self.file = open(self.path, "a+")
             fcntl.flock(self.file, fcntl.LOCK_EX)
             self.log(f"gpu lock after {time.perf_counter() - start:.1f} s")
