@@ -11,6 +11,7 @@
 #             every corpus problem (shrunk) under the sanitizers
 #   fuzz      build-fuzz/ with -DTRITONIZE_FUZZ=ON (clang, libFuzzer), each fuzz_* target for
 #             $TRITONIZE_FUZZ_SECONDS seconds (default 60), two at a time, seeded from tests/fuzz/corpus/NAME/
+#             and tests/corpus/
 #   pytest    .venv/bin/python -m pytest -q -n 2 tests/numerics tests/python (the folders that exist)
 #
 # Environment:
@@ -131,6 +132,7 @@ stage_fuzz() {
     local args=("-max_total_time=$FUZZ_SECONDS" -timeout=10 -rss_limit_mb=4096 -print_final_stats=1
                 "-artifact_prefix=build-fuzz/artifacts/$name-" "$work")
     [[ -d $seeds ]] && args+=("$seeds")  # read only: new inputs go to the first folder, $work
+    args+=(tests/corpus)                 # every target also starts from the corpus problems
     [[ -f tests/fuzz/$name.dict ]] && args=("-dict=tests/fuzz/$name.dict" "${args[@]}")
     "$bin" "${args[@]}" >"build-fuzz/logs/$name.log" 2>&1
   }
