@@ -92,7 +92,7 @@ void write_launcher(Writer& w, const Kernel& k, const Launch& l, const ForwardPl
   w.line(")");
   std::string ret;
   for (const auto& o : outputs) ret += (ret.empty() ? "" : ", ") + strip_ptr(o);
-  w.line("return " + ret);
+  if (!ret.empty()) w.line("return " + ret);  // a kernel that only updates buffers returns nothing
   w.dedent();
 }
 
@@ -209,7 +209,8 @@ std::string write_model(const TraceResult& trace, const Graph& graph, const Forw
       else args += (args.empty() ? "" : ", ") + a.value;
     }
     if (launcher_takes_dtype(l, plan, rule)) args += (args.empty() ? "" : ", ") + rule.input + ".dtype";
-    w.line(outs + " = " + k.name.substr(0, k.name.size() - 7) + "(" + args + ")");
+    std::string call = k.name.substr(0, k.name.size() - 7) + "(" + args + ")";
+    w.line(outs.empty() ? call : outs + " = " + call);
   }
   std::string ret;
   for (size_t i = 0; i < plan.results.size(); ++i) ret += (i ? ", " : "") + plan.results[i];
