@@ -590,7 +590,7 @@ Value t_norm(Interp& in, const Value& x, double p, std::optional<std::vector<int
     Value powered = t_binary(in, Op::Pow, t_unary(in, Op::Abs, xs, loc), Value::floating(p), loc);
     r = t_binary(in, Op::Pow, t_reduce(in, Op::Sum, powered, dims, keepdim, loc), Value::floating(1.0 / p), loc);
   } else {
-    fail(loc, what + " with p = " + std::to_string(p) + " is not supported (p > 0 or inf)");
+    fail(loc, what + " with p = " + literal_repr(Value::floating(p)) + " is not supported (p > 0 or inf)");
   }
   return t_cast(in, r, t->dtype, loc);
 }

@@ -607,7 +607,7 @@ Value linalg_norm_fn(Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
   if (!dims && t->rank() != 2) fail(loc, "torch.linalg.norm with ord and no dim needs a 1-D or 2-D input");
   if (dims && dims->size() != 2) fail(loc, "torch.linalg.norm: dim must name 1 or 2 dims");
   if (!b[1].is(Kind::Str) || str_of(b[1]) != "fro") {
-    fail(loc, "torch.linalg.norm: the matrix norm ord=" + (b[1].is(Kind::Str) ? "'" + str_of(b[1]) + "'" : std::to_string(to_float(b[1], "ord", loc))) +
+    fail(loc, "torch.linalg.norm: the matrix norm ord=" + literal_repr(b[1]) +
                   " is not supported (only 'fro')");
   }
   return t_norm(in, x, 2.0, dims, keepdim, "torch.linalg.norm", loc);
