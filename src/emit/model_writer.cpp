@@ -199,6 +199,12 @@ std::string write_model(const TraceResult& trace, const Graph& graph, const Forw
     w.line("    raise ValueError(f\"" + name + ": expected a contiguous tensor of shape " + tuple_text(in.shape) +
            " (the shape ModelNew was generated for), got {tuple(" + name + ".shape)}\")");
   }
+  for (const auto& [module, training] : trace.mode_checks) {
+    std::string mode = training ? "training" : "eval";
+    w.line(std::string("if ") + (training ? "not " : "") + "self." + module + ".training:");
+    w.line("    raise ValueError(\"self." + module + " was converted in " + mode +
+           " mode (its kernels differ by mode): convert the model in the mode it runs in\")");
+  }
   for (size_t i = 0; i < plan.launches.size(); ++i) {
     const Kernel& k = plan.kernels[i];
     const Launch& l = plan.launches[i];

@@ -182,13 +182,20 @@ void register_module_methods(Interp& in) {
     Bound b = bind(in, a, "apply", {"fn"}, loc);
     return apply(in, self_of(self), b[0], loc);
   };
+  // Switching modes in __init__ is replayed, so that ModelNew's modules carry the flags the kernels assume.
+  auto replay_mode = [](Interp& in, InstanceObj* m, bool mode) {
+    train(m, mode);
+    if (in.phase == Phase::Init && m->replayed) {
+      in.replay.text(InitRecorder::ref(m->module_id) + (mode ? ".train()" : ".eval()"));
+    }
+  };
   mm["train"] = [=](Interp& in, const Value& self, CallArgs& a, SourceLoc loc) {
     Bound b = bind(in, a, "train", {"mode="}, loc);
-    train(self_of(self), b.given[0] ? to_bool(b[0], "train", loc) : true);
+    replay_mode(in, self_of(self), b.given[0] ? to_bool(b[0], "train", loc) : true);
     return self;
   };
-  mm["eval"] = [=](Interp&, const Value& self, CallArgs&, SourceLoc) {
-    train(self_of(self), false);
+  mm["eval"] = [=](Interp& in, const Value& self, CallArgs&, SourceLoc) {
+    replay_mode(in, self_of(self), false);
     return self;
   };
   mm["to"] = [=](Interp& in, const Value& self, CallArgs& a, SourceLoc loc) {
@@ -420,6 +427,14 @@ Value batch_norm_forward(Interp& in, InstanceObj* m, const Value& x, SourceLoc l
     if (momentum.is_none()) factor = t_binary(in, Op::Div, Value::floating(1.0), next, loc);
   }
   bool batch_stats = training || (rm.is_none() && rv.is_none());
+  if (!rm.is_none() && tensor_of(rm)->node && tensor_of(rm)->node->op == Op::Param) {
+    // With running statistics the kernels differ by mode: ModelNew.forward checks the module's flag.
+    std::string path = tensor_of(rm)->node->attr.str;
+    std::string prefix = path.size() > 13 ? path.substr(0, path.size() - 13) : "";  // drop ".running_mean"
+    bool seen = false;
+    for (const auto& [p, mode] : in.mode_checks) seen = seen || p == prefix;
+    if (!seen && !prefix.empty()) in.mode_checks.emplace_back(prefix, training);
+  }
   bool pass_running = !training || track;
   return t_batch_norm(in, x, pass_running ? rm : Value::none(), pass_running ? rv : Value::none(),
                       in.get_attr(self, "weight", loc), in.get_attr(self, "bias", loc), batch_stats, factor,
