@@ -403,6 +403,36 @@ InstanceObj* make_group_norm(Interp& in, ClassObj* cls, CallArgs& a, SourceLoc l
   return m;
 }
 
+// nn.RMSNorm: weight ones when elementwise_affine; eps None stays None (the input type's epsilon in forward).
+InstanceObj* make_rms_norm(Interp& in, ClassObj* cls, CallArgs& a, SourceLoc loc) {
+  Bound b = bind(in, a, "nn.RMSNorm", {"normalized_shape", "eps=", "elementwise_affine=", "device=", "dtype="}, loc);
+  std::vector<int64_t> shape = to_int_list(b[0], "nn.RMSNorm normalized_shape", loc);
+  bool affine = b.given[2] ? to_bool(b[2], "nn.RMSNorm elementwise_affine", loc) : true;
+  DType dt = b.has(4) ? to_dtype(b[4], "nn.RMSNorm dtype", loc) : DType::Float32;
+  if (in.phase != Phase::Init) fail(loc, "nn.RMSNorm can only be created in __init__");
+  InstanceObj* m = new_module(in, cls);
+  std::vector<Value> dims;
+  std::string sizes;
+  for (int64_t d : shape) {
+    dims.push_back(Value::integer(d));
+    sizes += (sizes.empty() ? "" : ", ") + std::to_string(d);
+  }
+  set_plain(m, "normalized_shape", in.tuple(dims));
+  set_plain(m, "eps", b.has(1) ? Value::floating(to_float(b[1], "nn.RMSNorm eps", loc)) : Value::none());
+  set_plain(m, "elementwise_affine", Value::boolean(affine));
+  std::string dtype_kw = dt == DType::Float32 ? "" : std::string(", dtype=") + torch_dtype_name(dt);
+  Value weight = Value::none();
+  if (affine) {
+    TensorObj* t = in.new_tensor(Shape(shape), dt, Phase::Init);
+    t->is_param = true;
+    t->expr = "nn.Parameter(torch.ones(" + sizes + dtype_kw + "))";
+    t->prec = kPrecPostfix;
+    weight = in.wrap(t);
+  }
+  in.register_parameter(m, "weight", weight, loc);
+  return m;
+}
+
 // _BatchNorm.forward: counts the batch and picks the momentum (1 / count for momentum=None), then
 // F.batch_norm with batch statistics in training mode (or without running statistics), else the running ones.
 Value batch_norm_forward(Interp& in, InstanceObj* m, const Value& x, SourceLoc loc) {
@@ -451,6 +481,7 @@ Value construct_builtin_module(Interp& in, ClassObj* cls, CallArgs& a, SourceLoc
     case ModuleKind::BatchNorm: return as_value(make_norm_base(in, cls, a, false, loc));
     case ModuleKind::InstanceNorm: return as_value(make_norm_base(in, cls, a, true, loc));
     case ModuleKind::GroupNorm: return as_value(make_group_norm(in, cls, a, loc));
+    case ModuleKind::RMSNorm: return as_value(make_rms_norm(in, cls, a, loc));
     case ModuleKind::ReLU:
     case ModuleKind::SiLU: bind(in, a, name, {"inplace="}, loc); return as_value(new_module(in, cls));
     case ModuleKind::Sigmoid:
@@ -585,6 +616,13 @@ Value call_builtin_module(Interp& in, InstanceObj* m, CallArgs& a, SourceLoc loc
       return t_group_norm(in, input(), plain(m, "num_groups").as_int(), in.get_attr(self, "weight", loc),
                           in.get_attr(self, "bias", loc), to_float(plain(m, "eps"), name + " eps", loc), "group_norm",
                           loc);
+    case ModuleKind::RMSNorm: {
+      Value x = input();
+      std::optional<double> eps;
+      if (!plain(m, "eps").is_none()) eps = to_float(plain(m, "eps"), name + " eps", loc);
+      return t_rms_norm(in, x, to_int_list(plain(m, "normalized_shape"), name + " normalized_shape", loc),
+                        in.get_attr(self, "weight", loc), eps, loc);
+    }
     case ModuleKind::ReLU: return t_unary(in, Op::Relu, input(), loc);
     case ModuleKind::Sigmoid: return t_unary(in, Op::Sigmoid, input(), loc);
     case ModuleKind::Tanh: return t_unary(in, Op::Tanh, input(), loc);
@@ -650,6 +688,7 @@ void register_nn(Interp& in) {
                                                       {"InstanceNorm2d", ModuleKind::InstanceNorm},
                                                       {"InstanceNorm3d", ModuleKind::InstanceNorm},
                                                       {"GroupNorm", ModuleKind::GroupNorm},
+                                                      {"RMSNorm", ModuleKind::RMSNorm},
                                                       {"ReLU", ModuleKind::ReLU},
                                                       {"GELU", ModuleKind::GELU},
                                                       {"SiLU", ModuleKind::SiLU},

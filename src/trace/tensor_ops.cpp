@@ -573,6 +573,33 @@ Value t_group_norm(Interp& in, const Value& x, int64_t groups, const Value& weig
   return t_reshape(in, t_cast(in, y, t->dtype, loc), t->shape, loc);
 }
 
+Value t_rms_norm(Interp& in, const Value& x, const std::vector<int64_t>& normalized_shape, const Value& weight,
+                 std::optional<double> eps, SourceLoc loc) {
+  TensorObj* t = need_tensor(x, "rms_norm", loc);
+  if (!is_floating(t->dtype))
+    fail(loc, std::string("rms_norm of a ") + torch_dtype_name(t->dtype) + " tensor is not supported");
+  int k = static_cast<int>(normalized_shape.size());
+  bool trailing = k >= 1 && k <= t->rank();
+  for (int i = 0; trailing && i < k; ++i) trailing = t->shape[t->rank() - k + i] == normalized_shape[i];
+  if (!trailing) {
+    fail(loc, "rms_norm: normalized_shape " + shape_text(normalized_shape) +
+                  " does not match the trailing dims of the input " + shape_text(t->shape));
+  }
+  if (!weight.is_none() && need_tensor(weight, "rms_norm weight", loc)->shape != Shape(normalized_shape)) {
+    fail(loc, "rms_norm: weight must have the shape " + shape_text(normalized_shape) + ", got " +
+                  shape_text(tensor_of(weight)->shape));
+  }
+  // eps defaults to float32's machine epsilon (the type PyTorch computes in, half inputs included).
+  double e = eps ? *eps : 1.1920928955078125e-07;
+  std::vector<int64_t> dims;
+  for (int i = 0; i < k; ++i) dims.push_back(t->rank() - k + i);
+  Value xs = to_f32(in, x, loc);
+  Value ms = t_reduce(in, Op::Mean, t_binary(in, Op::Mul, xs, xs, loc), dims, true, loc);
+  Value y = t_binary(in, Op::Mul, xs, t_unary(in, Op::Rsqrt, t_binary(in, Op::Add, ms, Value::floating(e), loc), loc), loc);
+  if (!weight.is_none()) y = t_binary(in, Op::Mul, y, to_f32(in, weight, loc), loc);
+  return t_cast(in, y, t->dtype, loc);
+}
+
 Value t_norm(Interp& in, const Value& x, double p, std::optional<std::vector<int64_t>> dims, bool keepdim,
              const std::string& what, SourceLoc loc) {
   TensorObj* t = need_tensor(x, what, loc);

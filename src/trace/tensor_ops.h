@@ -62,6 +62,10 @@ Value t_batch_norm(Interp& in, const Value& x, const Value& running_mean, const 
 // group_norm over (C / groups, spatial) per sample and group; instance norm is groups = C.
 Value t_group_norm(Interp& in, const Value& x, int64_t groups, const Value& weight, const Value& bias, double eps,
                    const std::string& what, SourceLoc loc);
+// rms_norm over the trailing dims `normalized_shape`, then `* weight` when given, in float32 and rounded once;
+// eps nullopt = float32's machine epsilon (as PyTorch, whatever the input type).
+Value t_rms_norm(Interp& in, const Value& x, const std::vector<int64_t>& normalized_shape, const Value& weight,
+                 std::optional<double> eps, SourceLoc loc);
 // The p-norm over `dims` (all when nullopt): p = 2 (also Frobenius), 1, +-inf, or any p > 0.
 Value t_norm(Interp& in, const Value& x, double p, std::optional<std::vector<int64_t>> dims, bool keepdim,
              const std::string& what, SourceLoc loc);

@@ -624,6 +624,13 @@ Value normalize_fn(Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
   return t_binary(in, Op::Div, b[0], t_clamp(in, n, Value::floating(eps), Value::none(), loc), loc);
 }
 
+Value rms_norm_fn(Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+  Bound b = bind(in, a, "F.rms_norm", {"input", "normalized_shape", "weight=", "eps="}, loc);
+  std::optional<double> eps;
+  if (b.has(3)) eps = to_float(b[3], "F.rms_norm eps", loc);
+  return t_rms_norm(in, b[0], to_int_list(b[1], "F.rms_norm normalized_shape", loc), b[2], eps, loc);
+}
+
 Value dropout_fn(Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
   Bound b = bind(in, a, "F.dropout", {"input", "p=", "training=", "inplace="}, loc);
   double p = b.has(1) ? to_float(b[1], "F.dropout p", loc) : 0.5;
@@ -993,6 +1000,7 @@ void register_torch(Interp& in) {
   def_fn(in, "torch.nn.functional.batch_norm", batch_norm_fn);
   def_fn(in, "torch.nn.functional.instance_norm", instance_norm_fn);
   def_fn(in, "torch.nn.functional.group_norm", group_norm_fn);
+  def_fn(in, "torch.nn.functional.rms_norm", rms_norm_fn);
   def_fn(in, "torch.nn.functional.normalize", normalize_fn);
   def_both(in, "norm", norm_fn);
   def_fn(in, "torch.linalg.norm", linalg_norm_fn);

@@ -174,6 +174,7 @@ enum class ModuleKind : uint8_t {
   BatchNorm,     // BatchNorm1d/2d/3d, told apart by class name
   InstanceNorm,  // InstanceNorm1d/2d/3d
   GroupNorm,
+  RMSNorm,
   ReLU,
   GELU,
   SiLU,
