@@ -8,6 +8,7 @@
 #include "kernel/lower.h"
 #include "passes/decompose.h"
 #include "passes/fuse.h"
+#include "passes/sink_reshape.h"
 #include "passes/split_reduce.h"
 #include "trace/trace.h"
 
@@ -15,7 +16,7 @@ namespace tz {
 
 namespace {
 
-const char* const kPasses[] = {"parse", "trace", "decompose", "split_reduce", "fuse", "lower", nullptr};
+const char* const kPasses[] = {"parse", "trace", "decompose", "sink_reshape", "split_reduce", "fuse", "lower", nullptr};
 
 std::string base_name(const std::string& path) {
   size_t slash = path.find_last_of('/');
@@ -67,6 +68,9 @@ ConvertResult convert(const SourceFile& file, const ConvertOptions& options) {
     std::unique_ptr<Graph> g = decompose(*traced.graph);
     verify(*g);
     dump("decompose", dump_graph(*g));
+    g = sink_reshape(*g);
+    verify(*g);
+    dump("sink_reshape", dump_graph(*g));
     g = split_reduce(*g);
     verify(*g);
     dump("split_reduce", dump_graph(*g));

@@ -92,7 +92,7 @@ void write_launcher(Writer& w, const Kernel& k, const Launch& l, const ForwardPl
   w.line(")");
   std::string ret;
   for (const auto& o : outputs) ret += (ret.empty() ? "" : ", ") + strip_ptr(o);
-  w.line("return " + ret);
+  if (!ret.empty()) w.line("return " + ret);  // a kernel that only updates buffers returns nothing
   w.dedent();
 }
 
@@ -199,6 +199,12 @@ std::string write_model(const TraceResult& trace, const Graph& graph, const Forw
     w.line("    raise ValueError(f\"" + name + ": expected a contiguous tensor of shape " + tuple_text(in.shape) +
            " (the shape ModelNew was generated for), got {tuple(" + name + ".shape)}\")");
   }
+  for (const auto& [module, training] : trace.mode_checks) {
+    std::string mode = training ? "training" : "eval";
+    w.line(std::string("if ") + (training ? "not " : "") + "self." + module + ".training:");
+    w.line("    raise ValueError(\"self." + module + " was converted in " + mode +
+           " mode (its kernels differ by mode): convert the model in the mode it runs in\")");
+  }
   for (size_t i = 0; i < plan.launches.size(); ++i) {
     const Kernel& k = plan.kernels[i];
     const Launch& l = plan.launches[i];
@@ -209,7 +215,8 @@ std::string write_model(const TraceResult& trace, const Graph& graph, const Forw
       else args += (args.empty() ? "" : ", ") + a.value;
     }
     if (launcher_takes_dtype(l, plan, rule)) args += (args.empty() ? "" : ", ") + rule.input + ".dtype";
-    w.line(outs + " = " + k.name.substr(0, k.name.size() - 7) + "(" + args + ")");
+    std::string call = k.name.substr(0, k.name.size() - 7) + "(" + args + ")";
+    w.line(outs.empty() ? call : outs + " = " + call);
   }
   std::string ret;
   for (size_t i = 0; i < plan.results.size(); ++i) ret += (i ? ", " : "") + plan.results[i];

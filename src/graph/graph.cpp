@@ -222,15 +222,7 @@ std::unique_ptr<Graph> rewrite_graph(const Graph& g, const RewriteFn& rewrite) {
   out->inputs = g.inputs;
   out->params = g.params;
   out->output_is_tuple = g.output_is_tuple;
-  std::vector<char> live(g.nodes().size(), 0);
-  std::vector<const Node*> stack(g.outputs.begin(), g.outputs.end());
-  while (!stack.empty()) {
-    const Node* n = stack.back();
-    stack.pop_back();
-    if (live[n->id]) continue;
-    live[n->id] = 1;
-    for (auto* s : n->src) stack.push_back(s);
-  }
+  std::vector<char> live = live_nodes(g);
   std::vector<const Node*> mapped(g.nodes().size(), nullptr);
   for (const auto& n : g.nodes()) {
     if (!live[n->id]) continue;
@@ -240,6 +232,7 @@ std::unique_ptr<Graph> rewrite_graph(const Graph& g, const RewriteFn& rewrite) {
     TZ_ASSERT(mapped[n->id] != nullptr, "rewrite returned no node");
   }
   for (auto* o : g.outputs) out->outputs.push_back(mapped[o->id]);
+  for (const auto& u : g.updates) out->updates.push_back({u.path, mapped[u.value->id]});
   return out;
 }
 
@@ -253,15 +246,7 @@ std::string dump_graph(const Graph& g) {
     os << "param " << p.path << ": " << dtype_name(p.dtype) << shape_str(p.shape) << "\n";
   }
   // Live nodes only, renumbered densely so that dumps are stable across passes.
-  std::vector<char> live(g.nodes().size(), 0);
-  std::vector<const Node*> stack(g.outputs.begin(), g.outputs.end());
-  while (!stack.empty()) {
-    const Node* n = stack.back();
-    stack.pop_back();
-    if (live[n->id]) continue;
-    live[n->id] = 1;
-    for (auto* s : n->src) stack.push_back(s);
-  }
+  std::vector<char> live = live_nodes(g);
   std::vector<int> number(g.nodes().size(), -1);
   int next = 0;
   for (const auto& n : g.nodes()) {
@@ -290,6 +275,7 @@ std::string dump_graph(const Graph& g) {
   os << "return";
   for (auto* o : g.outputs) os << " %" << number[o->id];
   os << "\n";
+  for (const auto& u : g.updates) os << "update " << u.path << " = %" << number[u.value->id] << "\n";
   return os.str();
 }
 
@@ -322,6 +308,26 @@ void verify(const Graph& g) {
     if (n->op == Op::Reshape) TZ_ASSERT(numel(n->shape) == numel(n->src[0]->shape), "reshape numel");
   }
   for (auto* o : g.outputs) TZ_ASSERT(seen.count(o), "output not in graph");
+  for (const auto& u : g.updates) {
+    TZ_ASSERT(seen.count(u.value), "update not in graph");
+    const ParamSpec* p = g.find_param(u.path);
+    TZ_ASSERT(p != nullptr, "update of an unknown buffer " + u.path);
+    TZ_ASSERT(numel(p->shape) == numel(u.value->shape), "update changes the element count of " + u.path);
+  }
+}
+
+std::vector<char> live_nodes(const Graph& g) {
+  std::vector<char> live(g.nodes().size(), 0);
+  std::vector<const Node*> stack(g.outputs.begin(), g.outputs.end());
+  for (const auto& u : g.updates) stack.push_back(u.value);
+  while (!stack.empty()) {
+    const Node* n = stack.back();
+    stack.pop_back();
+    if (live[n->id]) continue;
+    live[n->id] = 1;
+    for (auto* s : n->src) stack.push_back(s);
+  }
+  return live;
 }
 
 }  // namespace tz

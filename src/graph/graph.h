@@ -53,6 +53,14 @@ class Graph {
   std::vector<ParamSpec> params;
   std::vector<const Node*> outputs;
   bool output_is_tuple = false;  // forward returned a tuple/list (outputs in order)
+  // In-place updates of module buffers (BatchNorm's running statistics): after forward, the buffer `path`
+  // holds the value of `value`, whose shape has the buffer's element count. Every read of that buffer in the
+  // graph sees its value before the update.
+  struct Update {
+    std::string path;
+    const Node* value;
+  };
+  std::vector<Update> updates;
 
   const std::vector<std::unique_ptr<Node>>& nodes() const { return nodes_; }
   const ParamSpec* find_param(const std::string& path) const;
@@ -65,15 +73,18 @@ class Graph {
 // Shape of a numpy-style broadcast; returns false when the shapes do not broadcast.
 bool broadcast_shapes(const Shape& a, const Shape& b, Shape& out);
 
-// Builds a new graph from the part of `g` reachable from its outputs, visiting nodes in topological order.
+// Builds a new graph from the part of `g` reachable from its outputs and updates, visiting nodes in topological order.
 // `rewrite(out, old, new_src)` returns the replacement of `old` built in `out` from its already-rewritten
-// sources. Inputs, params and outputs are carried over. Local rewrite passes are written on top of this.
+// sources. Inputs, params, outputs and updates are carried over. Local rewrite passes are written on top of this.
 using RewriteFn = std::function<const Node*(Graph& out, const Node* old, const std::vector<const Node*>& src)>;
 std::unique_ptr<Graph> rewrite_graph(const Graph& g, const RewriteFn& rewrite);
 // Rebuilds `old` in `out` unchanged except for its sources.
 const Node* rebuild(Graph& out, const Node* old, const std::vector<const Node*>& src);
 
 std::string dump_graph(const Graph& g);  // the --emit=graph text
+
+// Node id -> reachable from the outputs or the updates.
+std::vector<char> live_nodes(const Graph& g);
 
 // Verifier: structural invariants (shapes, dtypes, topological order); throws InternalError on a break.
 void verify(const Graph& g);

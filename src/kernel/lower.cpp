@@ -138,9 +138,16 @@ ForwardPlan lower(const Schedule& s, TileArena& arena, const LowerOptions& optio
     if (n->op == Op::Param) names[n.get()] = "self." + n->attr.str;
   }
   std::string device_of = options.input_names.empty() ? "" : options.input_names[0];
+  // A buffer update is stored into the module's buffer itself, not into a new tensor.
+  std::set<const Node*> updates;
+  for (const auto& u : s.graph->updates) {
+    updates.insert(u.value);
+    names[u.value] = "self." + u.path;
+  }
   int next_buffer = 0;
   for (const auto& g : s.groups) {
     for (auto* o : g.outputs) {
+      if (updates.count(o)) continue;
       std::string name = "buf" + std::to_string(next_buffer++);
       names[o] = name;
     }
@@ -184,6 +191,7 @@ ForwardPlan lower(const Schedule& s, TileArena& arena, const LowerOptions& optio
     job.kernel.source_comments = source_comments(g, options.source_name);
     remove_dead_assignments(job.kernel);
     for (auto* o : g.outputs) {
+      if (updates.count(o)) continue;
       plan.buffers.push_back({names.at(o), o->shape, o->dtype, device_of});
       job.launch.produces.push_back(names.at(o));
     }

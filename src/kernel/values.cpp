@@ -16,6 +16,10 @@ std::string KernelBuffers::pointer(const Node* root) {
   }
   auto it = python_name.find(root);
   TZ_ASSERT(it != python_name.end(), "kernel reads a tensor the planner did not name");
+  // A buffer that the kernel both reads and updates is one pointer.
+  for (const auto& [node, name] : used) {
+    if (python_name.at(node) == it->second) return name;
+  }
   std::string stem = it->second;
   if (stem.rfind("self.", 0) == 0) stem = stem.substr(5);
   for (auto& c : stem) {

@@ -15,6 +15,12 @@ const Node* compute_type(Graph& g, const Node* x) { return is_half(x->dtype) ? g
 
 const Node* scalar(Graph& g, double v, const Node* like) { return g.constant(v, like->dtype); }
 
+int64_t next_pow2(int64_t v) {
+  int64_t p = 1;
+  while (p < v) p <<= 1;
+  return p;
+}
+
 // A reduction over non-adjacent axes runs as one reduction per run of adjacent axes, innermost first:
 // sum(x, {0, 2}) => sum(sum(x, {2}, keepdim), {0}, keepdim) [then reshape when !keepdim]
 const Node* reduce_adjacent(Graph& g, Op op, const Node* x, const std::vector<int64_t>& axes, bool keepdim,
@@ -175,6 +181,103 @@ const Node* lower_layer_norm(Graph& g, const Node* old, const Node* x) {
   return g.cast(g.binary(Op::Mul, d, r, old->loc), old->dtype, old->loc);
 }
 
+// Mean and biased variance over any set of axes (normalisation statistics), in float32, keepdim.
+// Reduced axes that form one run are reduced in place: as rows when they are innermost, else as columns (the
+// kept inner dims along the tile, e.g. BatchNorm1d over [N, C]). Otherwise the kept axes move to the front
+// (a free permute, BatchNorm2d's [N, C, H, W] -> [C, N, H, W]) and the rows follow. A run that fits in one
+// register tile is reduced in two passes over registers:
+//   norm_mean(x), norm_var(x) => m = sum(v) / n; d = v - m; sum(d * d) / n
+// A longer run is cut into chunks that fit (splitting one dim of the view, so chunks stay strided views of x);
+// each chunk gets its own two-pass mean and sum of squares, and the chunks are combined exactly (Chan):
+//   => m_p = sum(chunk) / c; q_p = sum((chunk - m_p)^2)          one program per chunk: one read of x
+//      m = sum(m_p) / P; var = sum(q_p + c * (m_p - m)^2) / n     over the P partials
+// so long runs (BatchNorm over N and H*W, GroupNorm over big groups) are spread over many programs.
+constexpr int64_t kTile = 16384;  // the persistent reduction tile of lower_reduction, in elements
+
+struct Moments {
+  const Node* mean;
+  const Node* var;
+};
+
+Moments moments(Graph& g, const Node* x, const std::vector<int64_t>& axes, SourceLoc loc) {
+  int rank = x->rank();
+  bool adjacent = true;
+  for (size_t i = 1; i < axes.size(); ++i) adjacent = adjacent && axes[i] == axes[i - 1] + 1;
+  const Node* v = x;
+  int lo = static_cast<int>(axes.front()), hi = static_cast<int>(axes.back()) + 1;  // the run [lo, hi) of v
+  if (!adjacent) {
+    std::vector<int64_t> perm;
+    for (int d = 0; d < rank; ++d) {
+      if (std::find(axes.begin(), axes.end(), d) == axes.end()) perm.push_back(d);
+    }
+    lo = static_cast<int>(perm.size());
+    hi = rank;
+    for (auto a : axes) perm.push_back(a);
+    v = g.permute(x, perm, loc);
+  }
+  Shape out = x->shape;
+  for (auto a : axes) out[a] = 1;
+  int64_t n = 1, inner_kept = 1;
+  for (int d = lo; d < hi; ++d) n *= v->shape[d];
+  for (int d = hi; d < rank; ++d) inner_kept *= v->shape[d];
+  // Columns hold up to 64 kept elements per tile (lower_reduction's BLOCK_I), rows the whole tile.
+  int64_t limit = hi == rank ? kTile : kTile / std::min<int64_t>(64, next_pow2(inner_kept));
+  auto c = [&](double value) { return g.constant(value, DType::Float32); };
+  auto sum = [&](const Node* t, int from, int to) {
+    std::vector<int64_t> red;
+    for (int d = from; d < to; ++d) red.push_back(d);
+    return g.reduce(Op::Sum, t, red, true, loc);
+  };
+
+  // The innermost dims of the run that fit in one chunk whole, then the dim to split (by q).
+  int split = hi - 1;
+  int64_t inner = 1;
+  while (split >= lo && inner * v->shape[split] <= limit) inner *= v->shape[split--];
+  int64_t q = 1;
+  if (split >= lo) {
+    for (int64_t cand = limit / inner; cand >= 1; --cand) {
+      if (v->shape[split] % cand == 0) {
+        q = cand;
+        break;
+      }
+    }
+  }
+  if (split < lo || inner * q < limit / 16) {
+    const Node* vs = compute_type(g, v);
+    const Node* mean = g.binary(Op::Mul, sum(vs, lo, hi), c(1.0 / static_cast<double>(n)), loc);
+    const Node* d = g.binary(Op::Sub, vs, mean, loc);
+    const Node* var =
+        g.binary(Op::Mul, sum(g.binary(Op::Mul, d, d, loc), lo, hi), c(1.0 / static_cast<double>(n)), loc);
+    return {g.reshape(mean, out, loc), g.reshape(var, out, loc)};
+  }
+  // v2 = v with dim `split` cut into [size / q, q]; the chunk is v2's dims [first, end), the parts [lo, first).
+  Shape s2(v->shape.begin(), v->shape.begin() + split);
+  s2.push_back(v->shape[split] / q);
+  if (q > 1) s2.push_back(q);
+  int first = split + (q > 1 ? 1 : 1);
+  if (q == 1) first = split + 1;
+  int shift = q > 1 ? 1 : 0;
+  for (int d = split + 1; d < rank; ++d) s2.push_back(v->shape[d]);
+  int end = hi + shift;
+  const Node* v2 = compute_type(g, g.reshape(v, s2, loc));
+  int64_t chunk = inner * q;
+  const Node* part_mean = g.binary(Op::Mul, sum(v2, first, end), c(1.0 / static_cast<double>(chunk)), loc);
+  const Node* d = g.binary(Op::Sub, v2, part_mean, loc);
+  const Node* part_sq = sum(g.binary(Op::Mul, d, d, loc), first, end);
+  Shape ps(s2.begin(), s2.begin() + first);  // [kept..., parts..., inner kept...]
+  ps.insert(ps.end(), s2.begin() + end, s2.end());
+  int64_t parts = 1;
+  for (int i = lo; i < first; ++i) parts *= ps[i];
+  const Node* pm = g.reshape(part_mean, ps, loc);
+  const Node* pq = g.reshape(part_sq, ps, loc);
+  const Node* mean = g.binary(Op::Mul, sum(pm, lo, first), c(1.0 / static_cast<double>(parts)), loc);
+  const Node* dm = g.binary(Op::Sub, pm, mean, loc);
+  const Node* spread =
+      g.binary(Op::Add, pq, g.binary(Op::Mul, g.binary(Op::Mul, dm, dm, loc), c(static_cast<double>(chunk))), loc);
+  const Node* var = g.binary(Op::Mul, sum(spread, lo, first), c(1.0 / static_cast<double>(n)), loc);
+  return {g.reshape(mean, out, loc), g.reshape(var, out, loc)};
+}
+
 // A matrix-vector product is memory-bound: a multiply and a sum fuse into one reduction kernel.
 // matmul(a[..., M, K], b[..., K, 1]) => sum(a * b^T[..., 1, K], -1, keepdim)
 // matmul(a[..., 1, K], b[..., K, N]) => sum(a^T[..., K, 1] * b, -2, keepdim)
@@ -214,6 +317,8 @@ std::unique_ptr<Graph> decompose(const Graph& g) {
       case Op::Softsign: return lower_softsign(out, old, src[0]);
       case Op::Mish: return lower_mish(out, old, src[0]);
       case Op::LayerNorm: return lower_layer_norm(out, old, src[0]);
+      case Op::NormMean: return moments(out, src[0], old->attr.ints, old->loc).mean;
+      case Op::NormVar: return moments(out, src[0], old->attr.ints, old->loc).var;
       case Op::Sum:
       case Op::Prod:
       case Op::Max:

@@ -6,7 +6,9 @@
 //    itself, or the reduced shape of a reduction kernel) and every in-kernel input is read through a dim map
 //    the kernel can compute; else it starts a pointwise kernel;
 //  - a small pointwise chain over inputs and parameters only is recomputed by the kernels that read it rather
-//    than written to memory; a kernel left with no outputs is dropped.
+//    than written to memory; a kernel left with no outputs is dropped;
+//  - a buffer update (graph.updates) is written by the kernel of its value, which runs after every other
+//    kernel that reads the buffer (they all read its value before the update).
 // Kernels then run in dependency order. Views of values in memory are free: consumers read them by strides.
 #include "passes/fuse.h"
 
@@ -30,8 +32,11 @@ std::vector<int> identity_map(size_t rank) {
 
 // The dims of `shape` as seen in a kernel over `g`: identity on the space, kept axes for reduced shapes.
 bool natural_map(const Group& g, const Shape& shape, std::vector<int>& map) {
-  if (shape == g.space) {
+  if (shape == g.space) {  // unit dims read as broadcast (-1), as broadcast_map and group_map give them
     map = identity_map(shape.size());
+    for (size_t d = 0; d < shape.size(); ++d) {
+      if (shape[d] == 1) map[d] = -1;
+    }
     return true;
   }
   if (g.kind != GroupKind::Reduction) return false;
@@ -62,7 +67,7 @@ class Fuser {
     const auto& nodes = g_.nodes();
     s_.group_of.assign(nodes.size(), -1);
     s_.materialized.assign(nodes.size(), 0);
-    std::vector<char> live = live_nodes();
+    std::vector<char> live = live_nodes(g_);
     for (const auto& up : nodes) {
       const Node* n = up.get();
       if (!live[n->id]) continue;
@@ -74,22 +79,40 @@ class Fuser {
       else place_pointwise(n);
     }
     for (auto* o : g_.outputs) mark_materialized(view_root(o));
+    for (const auto& u : g_.updates) mark_materialized(u.value);
     drop_empty_groups();
+    order_updates();
     order_groups();
   }
 
  private:
-  std::vector<char> live_nodes() {
-    std::vector<char> live(g_.nodes().size(), 0);
-    std::vector<const Node*> stack(g_.outputs.begin(), g_.outputs.end());
-    while (!stack.empty()) {
-      const Node* n = stack.back();
-      stack.pop_back();
-      if (live[n->id]) continue;
-      live[n->id] = 1;
-      for (auto* x : n->src) stack.push_back(x);
+  // Does group `gid` read the buffer `path` (directly or in a recomputed chain)?
+  bool reads_param(const Group& grp, const std::string& path) const {
+    auto reads = [&](const Node* n) {
+      for (auto* src : n->src) {
+        const Node* root = view_root(src);
+        if (root->op == Op::Param && root->attr.str == path) return true;
+      }
+      return false;
+    };
+    for (auto* n : grp.nodes) {
+      if (reads(n)) return true;
     }
-    return live;
+    for (auto* n : grp.inlined) {
+      if (reads(n)) return true;
+    }
+    return false;
+  }
+
+  // The kernel writing an updated buffer runs after the other kernels that read the buffer.
+  void order_updates() {
+    for (const auto& u : g_.updates) {
+      int writer = group_of(u.value);
+      TZ_ASSERT(writer >= 0, "a buffer update outside any kernel");
+      for (const auto& grp : s_.groups) {
+        if (grp.id != writer && reads_param(grp, u.path)) deps_[writer].insert(grp.id);
+      }
+    }
   }
 
   int group_of(const Node* n) const { return s_.group_of[n->id]; }
@@ -346,11 +369,13 @@ class Fuser {
   std::map<const Node*, bool> inlinable_;
 };
 
-// Outputs that are inputs, parameters or views of them get a copy, so no result aliases an input.
+// Outputs that are inputs, parameters or views of them get a copy, so no result aliases an input. Buffer
+// updates always get one: the copy is the node stored into the buffer, whatever else reads its source.
 void copy_leaf_outputs(Graph& g) {
   for (auto& o : g.outputs) {
     if (op_kind(view_root(o)->op) == OpKind::Leaf) o = g.unary(Op::Copy, o, o->loc);
   }
+  for (auto& u : g.updates) u.value = g.unary(Op::Copy, u.value, u.value->loc);
 }
 
 // A reshape that no strided view can express reads a contiguous copy of its source instead:

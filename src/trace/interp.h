@@ -124,6 +124,8 @@ class Interp {
   Scope* globals;
   std::vector<InstanceObj*> modules;   // nn.Module instances by id
   std::vector<TensorObj*> registered;  // parameters and buffers in registration order
+  // Modules whose forward depends on their training flag: ("bn", traced flag), checked by ModelNew.forward.
+  std::vector<std::pair<std::string, bool>> mode_checks;
   std::vector<TensorObj*> lazy_init;   // __init__ tensors whose expressions read named tensors
   InitRecorder replay;
   std::vector<const ast::Stmt*> stmt_stack;  // the statements being executed, outermost first

@@ -182,13 +182,20 @@ void register_module_methods(Interp& in) {
     Bound b = bind(in, a, "apply", {"fn"}, loc);
     return apply(in, self_of(self), b[0], loc);
   };
+  // Switching modes in __init__ is replayed, so that ModelNew's modules carry the flags the kernels assume.
+  auto replay_mode = [](Interp& in, InstanceObj* m, bool mode) {
+    train(m, mode);
+    if (in.phase == Phase::Init && m->replayed) {
+      in.replay.text(InitRecorder::ref(m->module_id) + (mode ? ".train()" : ".eval()"));
+    }
+  };
   mm["train"] = [=](Interp& in, const Value& self, CallArgs& a, SourceLoc loc) {
     Bound b = bind(in, a, "train", {"mode="}, loc);
-    train(self_of(self), b.given[0] ? to_bool(b[0], "train", loc) : true);
+    replay_mode(in, self_of(self), b.given[0] ? to_bool(b[0], "train", loc) : true);
     return self;
   };
-  mm["eval"] = [=](Interp&, const Value& self, CallArgs&, SourceLoc) {
-    train(self_of(self), false);
+  mm["eval"] = [=](Interp& in, const Value& self, CallArgs&, SourceLoc) {
+    replay_mode(in, self_of(self), false);
     return self;
   };
   mm["to"] = [=](Interp& in, const Value& self, CallArgs& a, SourceLoc loc) {
@@ -315,6 +322,155 @@ InstanceObj* make_layer_norm(Interp& in, ClassObj* cls, CallArgs& a, SourceLoc l
   return m;
 }
 
+// The input rank a BatchNorm*d / InstanceNorm*d module expects, from its class name ("BatchNorm2d" -> 4).
+int norm_rank(const std::string& cls) { return cls[cls.size() - 2] - '0' + 2; }
+
+// nn.BatchNorm*d and nn.InstanceNorm*d (_NormBase): weight ones and bias zeros when affine, then the buffers
+// running_mean zeros, running_var ones and num_batches_tracked 0 when track_running_stats (else None); no
+// random draws. The options stay attributes for forward, under PyTorch's names.
+InstanceObj* make_norm_base(Interp& in, ClassObj* cls, CallArgs& a, bool instance, SourceLoc loc) {
+  std::string name = "nn." + cls->name;
+  Bound b = bind(in, a, name,
+                 {"num_features", "eps=", "momentum=", "affine=", "track_running_stats=", "device=", "dtype="}, loc);
+  int64_t c = to_int(b[0], name + " num_features", loc);
+  if (c <= 0) fail(loc, name + ": num_features must be positive");
+  double eps = b.has(1) ? to_float(b[1], name + " eps", loc) : 1e-5;
+  Value momentum = b.given[2] ? (b[2].is_none() ? Value::none() : Value::floating(to_float(b[2], name + " momentum", loc)))
+                              : Value::floating(0.1);
+  bool affine = b.given[3] ? to_bool(b[3], name + " affine", loc) : !instance;
+  bool track = b.given[4] ? to_bool(b[4], name + " track_running_stats", loc) : !instance;
+  DType dt = b.has(6) ? to_dtype(b[6], name + " dtype", loc) : DType::Float32;
+  if (instance && track) fail(loc, name + " with track_running_stats=True is not supported");
+  if (in.phase != Phase::Init) fail(loc, name + " can only be created in __init__");
+  InstanceObj* m = new_module(in, cls);
+  set_plain(m, "num_features", Value::integer(c));
+  set_plain(m, "eps", Value::floating(eps));
+  set_plain(m, "momentum", momentum);
+  set_plain(m, "affine", Value::boolean(affine));
+  set_plain(m, "track_running_stats", Value::boolean(track));
+  std::string sizes = std::to_string(c);
+  std::string dtype_kw = dt == DType::Float32 ? "" : std::string(", dtype=") + torch_dtype_name(dt);
+  auto tensor = [&](Shape shape, DType t, const std::string& expr, bool param) {
+    TensorObj* p = in.new_tensor(std::move(shape), t, Phase::Init);
+    p->is_param = param;
+    p->expr = expr;
+    p->prec = kPrecPostfix;
+    return in.wrap(p);
+  };
+  in.register_parameter(m, "weight", affine ? tensor({c}, dt, "nn.Parameter(torch.ones(" + sizes + dtype_kw + "))", true) : Value::none(), loc);
+  in.register_parameter(m, "bias", affine ? tensor({c}, dt, "nn.Parameter(torch.zeros(" + sizes + dtype_kw + "))", true) : Value::none(), loc);
+  if (track) {
+    in.register_buffer(m, "running_mean", tensor({c}, dt, "torch.zeros(" + sizes + dtype_kw + ")", false), true, true, loc);
+    in.register_buffer(m, "running_var", tensor({c}, dt, "torch.ones(" + sizes + dtype_kw + ")", false), true, true, loc);
+    in.register_buffer(m, "num_batches_tracked", tensor({}, DType::Int64, "torch.tensor(0, dtype=torch.long)", false),
+                       true, true, loc);
+  } else {
+    for (const char* buf : {"running_mean", "running_var", "num_batches_tracked"}) {
+      in.register_buffer(m, buf, Value::none(), true, true, loc);
+    }
+  }
+  return m;
+}
+
+// nn.GroupNorm: weight ones and bias zeros when affine.
+InstanceObj* make_group_norm(Interp& in, ClassObj* cls, CallArgs& a, SourceLoc loc) {
+  Bound b = bind(in, a, "nn.GroupNorm", {"num_groups", "num_channels", "eps=", "affine=", "device=", "dtype="}, loc);
+  int64_t groups = to_int(b[0], "nn.GroupNorm num_groups", loc);
+  int64_t c = to_int(b[1], "nn.GroupNorm num_channels", loc);
+  if (groups <= 0 || c <= 0 || c % groups != 0) {
+    fail(loc, "nn.GroupNorm: num_channels (" + std::to_string(c) + ") must be divisible by num_groups (" +
+                  std::to_string(groups) + ")");
+  }
+  double eps = b.has(2) ? to_float(b[2], "nn.GroupNorm eps", loc) : 1e-5;
+  bool affine = b.given[3] ? to_bool(b[3], "nn.GroupNorm affine", loc) : true;
+  DType dt = b.has(5) ? to_dtype(b[5], "nn.GroupNorm dtype", loc) : DType::Float32;
+  if (in.phase != Phase::Init) fail(loc, "nn.GroupNorm can only be created in __init__");
+  InstanceObj* m = new_module(in, cls);
+  set_plain(m, "num_groups", Value::integer(groups));
+  set_plain(m, "num_channels", Value::integer(c));
+  set_plain(m, "eps", Value::floating(eps));
+  set_plain(m, "affine", Value::boolean(affine));
+  std::string dtype_kw = dt == DType::Float32 ? "" : std::string(", dtype=") + torch_dtype_name(dt);
+  auto param = [&](const char* fill) {
+    TensorObj* t = in.new_tensor({c}, dt, Phase::Init);
+    t->is_param = true;
+    t->expr = std::string("nn.Parameter(torch.") + fill + "(" + std::to_string(c) + dtype_kw + "))";
+    t->prec = kPrecPostfix;
+    return in.wrap(t);
+  };
+  in.register_parameter(m, "weight", affine ? param("ones") : Value::none(), loc);
+  in.register_parameter(m, "bias", affine ? param("zeros") : Value::none(), loc);
+  return m;
+}
+
+// nn.RMSNorm: weight ones when elementwise_affine; eps None stays None (the input type's epsilon in forward).
+InstanceObj* make_rms_norm(Interp& in, ClassObj* cls, CallArgs& a, SourceLoc loc) {
+  Bound b = bind(in, a, "nn.RMSNorm", {"normalized_shape", "eps=", "elementwise_affine=", "device=", "dtype="}, loc);
+  std::vector<int64_t> shape = to_int_list(b[0], "nn.RMSNorm normalized_shape", loc);
+  bool affine = b.given[2] ? to_bool(b[2], "nn.RMSNorm elementwise_affine", loc) : true;
+  DType dt = b.has(4) ? to_dtype(b[4], "nn.RMSNorm dtype", loc) : DType::Float32;
+  if (in.phase != Phase::Init) fail(loc, "nn.RMSNorm can only be created in __init__");
+  InstanceObj* m = new_module(in, cls);
+  std::vector<Value> dims;
+  std::string sizes;
+  for (int64_t d : shape) {
+    dims.push_back(Value::integer(d));
+    sizes += (sizes.empty() ? "" : ", ") + std::to_string(d);
+  }
+  set_plain(m, "normalized_shape", in.tuple(dims));
+  set_plain(m, "eps", b.has(1) ? Value::floating(to_float(b[1], "nn.RMSNorm eps", loc)) : Value::none());
+  set_plain(m, "elementwise_affine", Value::boolean(affine));
+  std::string dtype_kw = dt == DType::Float32 ? "" : std::string(", dtype=") + torch_dtype_name(dt);
+  Value weight = Value::none();
+  if (affine) {
+    TensorObj* t = in.new_tensor(Shape(shape), dt, Phase::Init);
+    t->is_param = true;
+    t->expr = "nn.Parameter(torch.ones(" + sizes + dtype_kw + "))";
+    t->prec = kPrecPostfix;
+    weight = in.wrap(t);
+  }
+  in.register_parameter(m, "weight", weight, loc);
+  return m;
+}
+
+// _BatchNorm.forward: counts the batch and picks the momentum (1 / count for momentum=None), then
+// F.batch_norm with batch statistics in training mode (or without running statistics), else the running ones.
+Value batch_norm_forward(Interp& in, InstanceObj* m, const Value& x, SourceLoc loc) {
+  std::string name = "nn." + m->cls->name;
+  Value self = as_value(m);
+  TensorObj* t = need_tensor(x, name, loc);
+  int want = norm_rank(m->cls->name);
+  bool ok = t->rank() == want || (want == 3 && t->rank() == 2);
+  if (!ok) {
+    fail(loc, name + " expects a " + (want == 3 ? std::string("2-D or 3-D") : std::to_string(want) + "-D") +
+                  " input, got " + shape_str(t->shape));
+  }
+  bool training = in.truthy(plain(m, "training"), loc);
+  bool track = in.truthy(plain(m, "track_running_stats"), loc);
+  Value momentum = plain(m, "momentum");
+  Value factor = momentum.is_none() ? Value::floating(0.0) : Value::floating(to_float(momentum, name + " momentum", loc));
+  Value rm = in.get_attr(self, "running_mean", loc), rv = in.get_attr(self, "running_var", loc);
+  Value count = in.get_attr(self, "num_batches_tracked", loc);
+  if (training && track && !count.is_none()) {
+    Value next = t_binary(in, Op::Add, count, Value::integer(1), loc);
+    t_update_buffer(in, count, next, name + " num_batches_tracked", loc);
+    if (momentum.is_none()) factor = t_binary(in, Op::Div, Value::floating(1.0), next, loc);
+  }
+  bool batch_stats = training || (rm.is_none() && rv.is_none());
+  if (!rm.is_none() && tensor_of(rm)->node && tensor_of(rm)->node->op == Op::Param) {
+    // With running statistics the kernels differ by mode: ModelNew.forward checks the module's flag.
+    std::string path = tensor_of(rm)->node->attr.str;
+    std::string prefix = path.size() > 13 ? path.substr(0, path.size() - 13) : "";  // drop ".running_mean"
+    bool seen = false;
+    for (const auto& [p, mode] : in.mode_checks) seen = seen || p == prefix;
+    if (!seen && !prefix.empty()) in.mode_checks.emplace_back(prefix, training);
+  }
+  bool pass_running = !training || track;
+  return t_batch_norm(in, x, pass_running ? rm : Value::none(), pass_running ? rv : Value::none(),
+                      in.get_attr(self, "weight", loc), in.get_attr(self, "bias", loc), batch_stats, factor,
+                      to_float(plain(m, "eps"), name + " eps", loc), loc);
+}
+
 }  // namespace
 
 Value construct_builtin_module(Interp& in, ClassObj* cls, CallArgs& a, SourceLoc loc) {
@@ -322,6 +478,10 @@ Value construct_builtin_module(Interp& in, ClassObj* cls, CallArgs& a, SourceLoc
   switch (cls->module) {
     case ModuleKind::Linear: return as_value(make_linear(in, cls, a, loc));
     case ModuleKind::LayerNorm: return as_value(make_layer_norm(in, cls, a, loc));
+    case ModuleKind::BatchNorm: return as_value(make_norm_base(in, cls, a, false, loc));
+    case ModuleKind::InstanceNorm: return as_value(make_norm_base(in, cls, a, true, loc));
+    case ModuleKind::GroupNorm: return as_value(make_group_norm(in, cls, a, loc));
+    case ModuleKind::RMSNorm: return as_value(make_rms_norm(in, cls, a, loc));
     case ModuleKind::ReLU:
     case ModuleKind::SiLU: bind(in, a, name, {"inplace="}, loc); return as_value(new_module(in, cls));
     case ModuleKind::Sigmoid:
@@ -440,6 +600,29 @@ Value call_builtin_module(Interp& in, InstanceObj* m, CallArgs& a, SourceLoc loc
       return t_layer_norm(in, x, shape, in.get_attr(self, "weight", loc), in.get_attr(self, "bias", loc),
                           to_float(plain(m, "eps"), name + " eps", loc), loc);
     }
+    case ModuleKind::BatchNorm: return batch_norm_forward(in, m, input(), loc);
+    case ModuleKind::InstanceNorm: {
+      Value x = input();
+      TensorObj* t = need_tensor(x, name, loc);
+      int want = norm_rank(m->cls->name);
+      if (t->rank() != want) {
+        fail(loc, name + " expects a " + std::to_string(want) + "-D input [N, C, ...] (unbatched input is not supported), got " +
+                      shape_str(t->shape));
+      }
+      return t_group_norm(in, x, t->shape[1], in.get_attr(self, "weight", loc), in.get_attr(self, "bias", loc),
+                          to_float(plain(m, "eps"), name + " eps", loc), "instance_norm", loc);
+    }
+    case ModuleKind::GroupNorm:
+      return t_group_norm(in, input(), plain(m, "num_groups").as_int(), in.get_attr(self, "weight", loc),
+                          in.get_attr(self, "bias", loc), to_float(plain(m, "eps"), name + " eps", loc), "group_norm",
+                          loc);
+    case ModuleKind::RMSNorm: {
+      Value x = input();
+      std::optional<double> eps;
+      if (!plain(m, "eps").is_none()) eps = to_float(plain(m, "eps"), name + " eps", loc);
+      return t_rms_norm(in, x, to_int_list(plain(m, "normalized_shape"), name + " normalized_shape", loc),
+                        in.get_attr(self, "weight", loc), eps, loc);
+    }
     case ModuleKind::ReLU: return t_unary(in, Op::Relu, input(), loc);
     case ModuleKind::Sigmoid: return t_unary(in, Op::Sigmoid, input(), loc);
     case ModuleKind::Tanh: return t_unary(in, Op::Tanh, input(), loc);
@@ -498,6 +681,14 @@ void register_nn(Interp& in) {
 
   const std::pair<const char*, ModuleKind> kinds[] = {{"Linear", ModuleKind::Linear},
                                                       {"LayerNorm", ModuleKind::LayerNorm},
+                                                      {"BatchNorm1d", ModuleKind::BatchNorm},
+                                                      {"BatchNorm2d", ModuleKind::BatchNorm},
+                                                      {"BatchNorm3d", ModuleKind::BatchNorm},
+                                                      {"InstanceNorm1d", ModuleKind::InstanceNorm},
+                                                      {"InstanceNorm2d", ModuleKind::InstanceNorm},
+                                                      {"InstanceNorm3d", ModuleKind::InstanceNorm},
+                                                      {"GroupNorm", ModuleKind::GroupNorm},
+                                                      {"RMSNorm", ModuleKind::RMSNorm},
                                                       {"ReLU", ModuleKind::ReLU},
                                                       {"GELU", ModuleKind::GELU},
                                                       {"SiLU", ModuleKind::SiLU},

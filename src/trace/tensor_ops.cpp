@@ -2,6 +2,7 @@
 #include "trace/tensor_ops.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace tz::tracer {
 
@@ -429,6 +430,196 @@ Value t_layer_norm(Interp& in, const Value& x, const std::vector<int64_t>& norma
   if (!weight.is_none()) y = t_binary(in, Op::Mul, y, weight, loc);
   if (!bias.is_none()) y = t_binary(in, Op::Add, y, bias, loc);
   return t_cast(in, y, out, loc);
+}
+
+namespace {
+
+Value to_f32(Interp& in, const Value& x, SourceLoc loc) {
+  DType t = tensor_of(x)->dtype;
+  return is_floating(t) && t != DType::Float32 ? t_cast(in, x, DType::Float32, loc) : x;
+}
+
+// Mean and biased variance of `x` over `axes`, in float32 with the reduced dims kept (the norm_mean and
+// norm_var composites; decompose computes both in one pass over x).
+std::pair<Value, Value> norm_stats(Interp& in, const Value& x, const std::vector<int64_t>& axes, SourceLoc loc) {
+  TensorObj* t = tensor_of(x);
+  Shape s = t->shape;
+  for (auto a : axes) s[a] = 1;
+  if (!traced(in, {t}, loc)) return {shape_only(in, s, DType::Float32), shape_only(in, s, DType::Float32)};
+  Attr a;
+  a.ints = axes;
+  return {from_node(in, in.graph->make(Op::NormMean, DType::Float32, s, {t->node}, a, loc)),
+          from_node(in, in.graph->make(Op::NormVar, DType::Float32, s, {t->node}, a, loc))};
+}
+
+// A per-channel tensor (weight, bias, running statistic) of `count` elements, or none.
+void check_channels(const Value& v, int64_t count, const std::string& what, SourceLoc loc) {
+  if (v.is_none()) return;
+  TensorObj* t = need_tensor(v, what, loc);
+  if (t->rank() != 1 || t->shape[0] != count) {
+    fail(loc, what + " should have shape [" + std::to_string(count) + "], got " + shape_text(t->shape));
+  }
+}
+
+// The module buffer a forward tensor is, for an in-place update (empty when it is not one).
+std::string buffer_path(const Value& v) {
+  const TensorObj* t = tensor_of(v);
+  return t->node && t->node->op == Op::Param ? t->node->attr.str : "";
+}
+
+}  // namespace
+
+void t_update_buffer(Interp& in, const Value& buffer, const Value& value, const std::string& what, SourceLoc loc) {
+  if (in.phase != Phase::Forward) return;
+  std::string path = buffer_path(buffer);
+  if (path.empty()) fail(loc, what + " must be a buffer of the module to be updated in place");
+  for (const auto& u : in.graph->updates) {
+    if (u.path == path) fail(loc, "the buffer '" + path + "' is updated twice in one forward(): not supported");
+  }
+  Value v = t_cast(in, value, tensor_of(buffer)->dtype, loc);
+  in.graph->updates.push_back({path, tensor_of(v)->node});
+}
+
+Value t_batch_norm(Interp& in, const Value& x, const Value& running_mean, const Value& running_var,
+                   const Value& weight, const Value& bias, bool training, const Value& momentum, double eps,
+                   SourceLoc loc) {
+  TensorObj* t = need_tensor(x, "batch_norm", loc);
+  if (!is_floating(t->dtype))
+    fail(loc, std::string("batch_norm of a ") + torch_dtype_name(t->dtype) + " tensor is not supported");
+  if (t->rank() < 2) fail(loc, "batch_norm expects an input with at least 2 dims, got " + shape_text(t->shape));
+  int64_t c = t->shape[1];
+  check_channels(running_mean, c, "batch_norm running_mean", loc);
+  check_channels(running_var, c, "batch_norm running_var", loc);
+  check_channels(weight, c, "batch_norm weight", loc);
+  check_channels(bias, c, "batch_norm bias", loc);
+  Shape bshape(t->shape.size(), 1);  // [1, C, 1, ...]: per-channel values broadcast over the input
+  bshape[1] = c;
+  // Per-channel values are computed on [C] (in the statistics kernel, or recomputed from the buffers), and
+  // the output is one multiply-add per element: y = x * scale + shift.
+  Value mean, var;
+  if (training) {
+    int64_t count = numel(t->shape) / std::max<int64_t>(c, 1);
+    if (count <= 1) {
+      fail(loc, "batch_norm in training mode expects more than 1 value per channel, got input of shape " +
+                    shape_text(t->shape));
+    }
+    std::vector<int64_t> axes;
+    for (int d = 0; d < t->rank(); ++d) if (d != 1) axes.push_back(d);
+    auto [m, v] = norm_stats(in, x, axes, loc);
+    mean = t_reshape(in, m, {c}, loc);
+    var = t_reshape(in, v, {c}, loc);
+    if (running_mean.is_none() != running_var.is_none())
+      fail(loc, "batch_norm: running_mean and running_var must both be given or both be None");
+    if (!running_mean.is_none()) {
+      // running = momentum * batch statistic + (1 - momentum) * running   (the variance unbiased)
+      Value keep = momentum.is(Kind::Tensor) ? t_binary(in, Op::Sub, Value::floating(1.0), momentum, loc)
+                                             : Value::floating(1.0 - momentum.as_double());
+      Value unbiased = t_binary(in, Op::Mul, var,
+                                Value::floating(static_cast<double>(count) / static_cast<double>(count - 1)), loc);
+      Value new_mean = t_binary(in, Op::Add, t_binary(in, Op::Mul, mean, momentum, loc),
+                                t_binary(in, Op::Mul, to_f32(in, running_mean, loc), keep, loc), loc);
+      Value new_var = t_binary(in, Op::Add, t_binary(in, Op::Mul, unbiased, momentum, loc),
+                               t_binary(in, Op::Mul, to_f32(in, running_var, loc), keep, loc), loc);
+      t_update_buffer(in, running_mean, new_mean, "batch_norm running_mean", loc);
+      t_update_buffer(in, running_var, new_var, "batch_norm running_var", loc);
+    }
+  } else {
+    if (running_mean.is_none() || running_var.is_none())
+      fail(loc, "batch_norm in evaluation mode needs running_mean and running_var");
+    mean = to_f32(in, running_mean, loc);
+    var = to_f32(in, running_var, loc);
+  }
+  Value scale = t_unary(in, Op::Rsqrt, t_binary(in, Op::Add, var, Value::floating(eps), loc), loc);
+  if (!weight.is_none()) scale = t_binary(in, Op::Mul, scale, to_f32(in, weight, loc), loc);
+  Value shift = t_binary(in, Op::Mul, mean, scale, loc);
+  shift = bias.is_none() ? t_unary(in, Op::Neg, shift, loc) : t_binary(in, Op::Sub, to_f32(in, bias, loc), shift, loc);
+  Value y = t_binary(in, Op::Add, t_binary(in, Op::Mul, to_f32(in, x, loc), t_reshape(in, scale, bshape, loc), loc),
+                     t_reshape(in, shift, bshape, loc), loc);
+  return t_cast(in, y, t->dtype, loc);
+}
+
+Value t_group_norm(Interp& in, const Value& x, int64_t groups, const Value& weight, const Value& bias, double eps,
+                   const std::string& what, SourceLoc loc) {
+  TensorObj* t = need_tensor(x, what, loc);
+  if (!is_floating(t->dtype))
+    fail(loc, what + " of a " + torch_dtype_name(t->dtype) + " tensor is not supported");
+  if (t->rank() < 2) fail(loc, what + " expects an input with at least 2 dims, got " + shape_text(t->shape));
+  int64_t n = t->shape[0], c = t->shape[1];
+  if (groups <= 0 || c % groups != 0) {
+    fail(loc, what + ": the number of channels (" + std::to_string(c) + ") is not divisible by num_groups (" +
+                  std::to_string(groups) + ")");
+  }
+  check_channels(weight, c, what + " weight", loc);
+  check_channels(bias, c, what + " bias", loc);
+  // Instance norm (one group per channel) and a single group reduce over trailing dims of x itself, so that
+  // ops after the norm fuse with it; other groups view x as [N, G, C/G, S]. Per-channel values broadcast.
+  int64_t spatial = numel(t->shape) / std::max<int64_t>(n * c, 1);
+  bool direct = groups == c || groups == 1;
+  Value xr = direct ? x : t_reshape(in, x, {n, groups, c / groups, spatial}, loc);
+  std::vector<int64_t> axes;
+  for (int d = direct ? (groups == c ? 2 : 1) : 2; d < tensor_of(xr)->rank(); ++d) axes.push_back(d);
+  if (axes.empty()) fail(loc, what + " of an input without spatial dims normalises single values: not supported");
+  auto [mean, var] = norm_stats(in, xr, axes, loc);
+  Value rstd = t_unary(in, Op::Rsqrt, t_binary(in, Op::Add, var, Value::floating(eps), loc), loc);
+  Value y = t_binary(in, Op::Mul, t_binary(in, Op::Sub, to_f32(in, xr, loc), mean, loc), rstd, loc);
+  Shape pshape = {groups, c / groups, 1};
+  if (direct) {
+    pshape.assign(static_cast<size_t>(t->rank() - 1), 1);
+    pshape[0] = c;
+  }
+  auto per_channel = [&](const Value& v) { return t_reshape(in, v, pshape, loc); };
+  if (!weight.is_none()) y = t_binary(in, Op::Mul, y, per_channel(weight), loc);
+  if (!bias.is_none()) y = t_binary(in, Op::Add, y, per_channel(bias), loc);
+  return t_reshape(in, t_cast(in, y, t->dtype, loc), t->shape, loc);
+}
+
+Value t_rms_norm(Interp& in, const Value& x, const std::vector<int64_t>& normalized_shape, const Value& weight,
+                 std::optional<double> eps, SourceLoc loc) {
+  TensorObj* t = need_tensor(x, "rms_norm", loc);
+  if (!is_floating(t->dtype))
+    fail(loc, std::string("rms_norm of a ") + torch_dtype_name(t->dtype) + " tensor is not supported");
+  int k = static_cast<int>(normalized_shape.size());
+  bool trailing = k >= 1 && k <= t->rank();
+  for (int i = 0; trailing && i < k; ++i) trailing = t->shape[t->rank() - k + i] == normalized_shape[i];
+  if (!trailing) {
+    fail(loc, "rms_norm: normalized_shape " + shape_text(normalized_shape) +
+                  " does not match the trailing dims of the input " + shape_text(t->shape));
+  }
+  if (!weight.is_none() && need_tensor(weight, "rms_norm weight", loc)->shape != Shape(normalized_shape)) {
+    fail(loc, "rms_norm: weight must have the shape " + shape_text(normalized_shape) + ", got " +
+                  shape_text(tensor_of(weight)->shape));
+  }
+  // eps defaults to float32's machine epsilon (the type PyTorch computes in, half inputs included).
+  double e = eps ? *eps : 1.1920928955078125e-07;
+  std::vector<int64_t> dims;
+  for (int i = 0; i < k; ++i) dims.push_back(t->rank() - k + i);
+  Value xs = to_f32(in, x, loc);
+  Value ms = t_reduce(in, Op::Mean, t_binary(in, Op::Mul, xs, xs, loc), dims, true, loc);
+  Value y = t_binary(in, Op::Mul, xs, t_unary(in, Op::Rsqrt, t_binary(in, Op::Add, ms, Value::floating(e), loc), loc), loc);
+  if (!weight.is_none()) y = t_binary(in, Op::Mul, y, to_f32(in, weight, loc), loc);
+  return t_cast(in, y, t->dtype, loc);
+}
+
+Value t_norm(Interp& in, const Value& x, double p, std::optional<std::vector<int64_t>> dims, bool keepdim,
+             const std::string& what, SourceLoc loc) {
+  TensorObj* t = need_tensor(x, what, loc);
+  if (!is_floating(t->dtype))
+    fail(loc, what + " of a " + torch_dtype_name(t->dtype) + " tensor is not supported (a floating dtype is needed)");
+  Value xs = to_f32(in, x, loc);
+  Value r;
+  if (p == 2.0) {
+    r = t_unary(in, Op::Sqrt, t_reduce(in, Op::Sum, t_binary(in, Op::Mul, xs, xs, loc), dims, keepdim, loc), loc);
+  } else if (p == 1.0) {
+    r = t_reduce(in, Op::Sum, t_unary(in, Op::Abs, xs, loc), dims, keepdim, loc);
+  } else if (std::isinf(p)) {
+    r = t_reduce(in, p > 0 ? Op::Max : Op::Min, t_unary(in, Op::Abs, xs, loc), dims, keepdim, loc);
+  } else if (p > 0) {
+    Value powered = t_binary(in, Op::Pow, t_unary(in, Op::Abs, xs, loc), Value::floating(p), loc);
+    r = t_binary(in, Op::Pow, t_reduce(in, Op::Sum, powered, dims, keepdim, loc), Value::floating(1.0 / p), loc);
+  } else {
+    fail(loc, what + " with p = " + literal_repr(Value::floating(p)) + " is not supported (p > 0 or inf)");
+  }
+  return t_cast(in, r, t->dtype, loc);
 }
 
 Value t_reshape(Interp& in, const Value& x, std::vector<int64_t> sizes, SourceLoc loc) {

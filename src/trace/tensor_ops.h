@@ -53,6 +53,25 @@ Value t_named_activation(Interp& in, const ActivationSpec& spec, const Value& x,
 Value t_layer_norm(Interp& in, const Value& x, const std::vector<int64_t>& normalized_shape, const Value& weight,
                    const Value& bias, double eps, SourceLoc loc);
 
+// batch_norm as F.batch_norm computes it: in training mode with the batch statistics over every dim but 1
+// (and, when running_mean/var are given, their in-place update with `momentum`, a float or a 0-d tensor;
+// the variance unbiased), else with the running statistics; then `* weight + bias` per channel.
+Value t_batch_norm(Interp& in, const Value& x, const Value& running_mean, const Value& running_var,
+                   const Value& weight, const Value& bias, bool training, const Value& momentum, double eps,
+                   SourceLoc loc);
+// group_norm over (C / groups, spatial) per sample and group; instance norm is groups = C.
+Value t_group_norm(Interp& in, const Value& x, int64_t groups, const Value& weight, const Value& bias, double eps,
+                   const std::string& what, SourceLoc loc);
+// rms_norm over the trailing dims `normalized_shape`, then `* weight` when given, in float32 and rounded once;
+// eps nullopt = float32's machine epsilon (as PyTorch, whatever the input type).
+Value t_rms_norm(Interp& in, const Value& x, const std::vector<int64_t>& normalized_shape, const Value& weight,
+                 std::optional<double> eps, SourceLoc loc);
+// The p-norm over `dims` (all when nullopt): p = 2 (also Frobenius), 1, +-inf, or any p > 0.
+Value t_norm(Interp& in, const Value& x, double p, std::optional<std::vector<int64_t>> dims, bool keepdim,
+             const std::string& what, SourceLoc loc);
+// After forward, the module buffer `buffer` (a forward tensor read from the module) holds `value`.
+void t_update_buffer(Interp& in, const Value& buffer, const Value& value, const std::string& what, SourceLoc loc);
+
 Value t_reshape(Interp& in, const Value& x, std::vector<int64_t> sizes, SourceLoc loc);  // one -1 allowed
 Value t_permute(Interp& in, const Value& x, std::vector<int64_t> perm, SourceLoc loc);
 Value t_transpose(Interp& in, const Value& x, int64_t a, int64_t b, SourceLoc loc);

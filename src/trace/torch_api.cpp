@@ -529,6 +529,108 @@ Value layer_norm_fn(Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
   return t_layer_norm(in, b[0], to_int_list(b[1], "F.layer_norm normalized_shape", loc), b[2], b[3], eps, loc);
 }
 
+Value batch_norm_fn(Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+  Bound b = bind(in, a, "F.batch_norm",
+                 {"input", "running_mean", "running_var", "weight=", "bias=", "training=", "momentum=", "eps="}, loc);
+  bool training = opt_bool(b, 5, false, "F.batch_norm training", loc);
+  Value momentum = b.has(6) ? Value::floating(to_float(b[6], "F.batch_norm momentum", loc)) : Value::floating(0.1);
+  double eps = b.has(7) ? to_float(b[7], "F.batch_norm eps", loc) : 1e-5;
+  return t_batch_norm(in, b[0], b[1], b[2], b[3], b[4], training, momentum, eps, loc);
+}
+
+Value instance_norm_fn(Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+  Bound b = bind(in, a, "F.instance_norm",
+                 {"input", "running_mean=", "running_var=", "weight=", "bias=", "use_input_stats=", "momentum=", "eps="},
+                 loc);
+  if (b.has(1) || b.has(2)) fail(loc, "F.instance_norm with running statistics is not supported");
+  if (!opt_bool(b, 5, true, "F.instance_norm use_input_stats", loc))
+    fail(loc, "F.instance_norm with use_input_stats=False is not supported");
+  double eps = b.has(7) ? to_float(b[7], "F.instance_norm eps", loc) : 1e-5;
+  TensorObj* t = need_tensor(b[0], "F.instance_norm", loc);
+  if (t->rank() < 3) fail(loc, "F.instance_norm expects an input [N, C, ...] with at least 3 dims, got " + shape_str(t->shape));
+  return t_group_norm(in, b[0], t->shape[1], b[3], b[4], eps, "instance_norm", loc);
+}
+
+Value group_norm_fn(Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+  Bound b = bind(in, a, "F.group_norm", {"input", "num_groups", "weight=", "bias=", "eps="}, loc);
+  double eps = b.has(4) ? to_float(b[4], "F.group_norm eps", loc) : 1e-5;
+  return t_group_norm(in, b[0], to_int(b[1], "F.group_norm num_groups", loc), b[2], b[3], eps, "group_norm", loc);
+}
+
+// The p of a norm: a number (inf included) or 'fro' (the 2-norm over the given dims).
+double norm_order(const Value& v, double dflt, const std::string& what, SourceLoc loc) {
+  if (v.is_none()) return dflt;
+  if (v.is(Kind::Str)) {
+    if (str_of(v) == "fro") return 2.0;
+    fail(loc, what + "='" + str_of(v) + "' is not supported (numbers and 'fro' are)");
+  }
+  return to_float(v, what, loc);
+}
+
+Value norm_fn(Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+  Bound b = bind(in, a, "torch.norm", {"input", "p=", "dim=", "keepdim=", "out=", "dtype="}, loc);
+  if (b.has(4)) fail(loc, "torch.norm with out= is not supported");
+  Value x = b[0];
+  if (b.has(5)) x = t_cast(in, x, to_dtype(b[5], "torch.norm dtype", loc), loc);
+  double p = norm_order(b[1], 2.0, "torch.norm p", loc);
+  return t_norm(in, x, p, dims_arg(b[2], "torch.norm dim", loc), opt_bool(b, 3, false, "torch.norm keepdim", loc),
+                "torch.norm", loc);
+}
+
+Value vector_norm_fn(Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+  Bound b = bind(in, a, "torch.linalg.vector_norm", {"x", "ord=", "dim=", "keepdim=", "out=", "dtype="}, loc);
+  if (b.has(4)) fail(loc, "torch.linalg.vector_norm with out= is not supported");
+  Value x = b[0];
+  if (b.has(5)) x = t_cast(in, x, to_dtype(b[5], "torch.linalg.vector_norm dtype", loc), loc);
+  if (b.has(1) && b[1].is(Kind::Str)) fail(loc, "torch.linalg.vector_norm: ord must be a number");
+  double p = norm_order(b[1], 2.0, "torch.linalg.vector_norm ord", loc);
+  return t_norm(in, x, p, dims_arg(b[2], "torch.linalg.vector_norm dim", loc),
+                opt_bool(b, 3, false, "torch.linalg.vector_norm keepdim", loc), "torch.linalg.vector_norm", loc);
+}
+
+// torch.linalg.norm: a vector norm over one dim (or of a 1-D input), the 2-norm of the flattened input when
+// neither ord nor dim is given, and the Frobenius norm as a matrix norm; other matrix norms are refused.
+Value linalg_norm_fn(Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+  Bound b = bind(in, a, "torch.linalg.norm", {"A", "ord=", "dim=", "keepdim=", "out=", "dtype="}, loc);
+  if (b.has(4)) fail(loc, "torch.linalg.norm with out= is not supported");
+  Value x = b[0];
+  if (b.has(5)) x = t_cast(in, x, to_dtype(b[5], "torch.linalg.norm dtype", loc), loc);
+  TensorObj* t = need_tensor(x, "torch.linalg.norm", loc);
+  bool keepdim = opt_bool(b, 3, false, "torch.linalg.norm keepdim", loc);
+  std::optional<std::vector<int64_t>> dims = dims_arg(b[2], "torch.linalg.norm dim", loc);
+  bool vector = dims ? dims->size() == 1 : t->rank() == 1;
+  if (!b.has(1)) return t_norm(in, x, 2.0, dims, keepdim, "torch.linalg.norm", loc);
+  if (vector) {
+    if (b[1].is(Kind::Str)) fail(loc, "torch.linalg.norm: ord='" + str_of(b[1]) + "' is a matrix norm, the input a vector");
+    return t_norm(in, x, to_float(b[1], "torch.linalg.norm ord", loc), dims, keepdim, "torch.linalg.norm", loc);
+  }
+  if (!dims && t->rank() != 2) fail(loc, "torch.linalg.norm with ord and no dim needs a 1-D or 2-D input");
+  if (dims && dims->size() != 2) fail(loc, "torch.linalg.norm: dim must name 1 or 2 dims");
+  if (!b[1].is(Kind::Str) || str_of(b[1]) != "fro") {
+    fail(loc, "torch.linalg.norm: the matrix norm ord=" + literal_repr(b[1]) +
+                  " is not supported (only 'fro')");
+  }
+  return t_norm(in, x, 2.0, dims, keepdim, "torch.linalg.norm", loc);
+}
+
+// F.normalize(x, p, dim, eps) => x / max(norm_p(x, dim, keepdim), eps)
+Value normalize_fn(Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+  Bound b = bind(in, a, "F.normalize", {"input", "p=", "dim=", "eps=", "out="}, loc);
+  if (b.has(4)) fail(loc, "F.normalize with out= is not supported");
+  double p = b.has(1) ? to_float(b[1], "F.normalize p", loc) : 2.0;
+  int64_t dim = b.has(2) ? to_int(b[2], "F.normalize dim", loc) : 1;
+  double eps = b.has(3) ? to_float(b[3], "F.normalize eps", loc) : 1e-12;
+  Value n = t_norm(in, b[0], p, std::vector<int64_t>{dim}, true, "F.normalize", loc);
+  return t_binary(in, Op::Div, b[0], t_clamp(in, n, Value::floating(eps), Value::none(), loc), loc);
+}
+
+Value rms_norm_fn(Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+  Bound b = bind(in, a, "F.rms_norm", {"input", "normalized_shape", "weight=", "eps="}, loc);
+  std::optional<double> eps;
+  if (b.has(3)) eps = to_float(b[3], "F.rms_norm eps", loc);
+  return t_rms_norm(in, b[0], to_int_list(b[1], "F.rms_norm normalized_shape", loc), b[2], eps, loc);
+}
+
 Value dropout_fn(Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
   Bound b = bind(in, a, "F.dropout", {"input", "p=", "training=", "inplace="}, loc);
   double p = b.has(1) ? to_float(b[1], "F.dropout p", loc) : 0.5;
@@ -616,7 +718,7 @@ Value tensor_attr(Interp& in, const Value& self, const std::string& name, Source
 
 void register_torch(Interp& in) {
   for (const char* ns :
-       {"torch", "torch.nn", "torch.nn.functional", "torch.nn.init", "torch.cuda", "math", "collections"}) {
+       {"torch", "torch.nn", "torch.nn.functional", "torch.nn.init", "torch.linalg", "torch.cuda", "math", "collections"}) {
     in.registry[ns] = in.namespace_value(ns);
   }
   const std::pair<const char*, DType> dtypes[] = {
@@ -895,6 +997,14 @@ void register_torch(Interp& in) {
   def_fn(in, "torch.nn.functional.gelu", gelu_fn);
   def_fn(in, "torch.nn.functional.silu", silu_fn);
   def_fn(in, "torch.nn.functional.layer_norm", layer_norm_fn);
+  def_fn(in, "torch.nn.functional.batch_norm", batch_norm_fn);
+  def_fn(in, "torch.nn.functional.instance_norm", instance_norm_fn);
+  def_fn(in, "torch.nn.functional.group_norm", group_norm_fn);
+  def_fn(in, "torch.nn.functional.rms_norm", rms_norm_fn);
+  def_fn(in, "torch.nn.functional.normalize", normalize_fn);
+  def_both(in, "norm", norm_fn);
+  def_fn(in, "torch.linalg.norm", linalg_norm_fn);
+  def_fn(in, "torch.linalg.vector_norm", vector_norm_fn);
   for (const ActivationSpec& spec : activation_specs()) {
     def_fn(in, std::string("torch.nn.functional.") + spec.function,
            activation_fn(spec, std::string("F.") + spec.function));

@@ -370,6 +370,7 @@ TraceResult trace(const ast::Module& module, const TraceOptions& options) {
   } else {
     output(out);
   }
+  result.mode_checks = in.mode_checks;
   verify(g);
   return result;
 }

@@ -171,6 +171,10 @@ enum class ModuleKind : uint8_t {
   Module,  // nn.Module itself, and user subclasses
   Linear,
   LayerNorm,
+  BatchNorm,     // BatchNorm1d/2d/3d, told apart by class name
+  InstanceNorm,  // InstanceNorm1d/2d/3d
+  GroupNorm,
+  RMSNorm,
   ReLU,
   GELU,
   SiLU,

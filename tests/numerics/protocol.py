@@ -9,6 +9,7 @@ has the same values baked in by `tritonize convert --set`). GEN.py defines Model
   torch.manual_seed(seed); init = get_init_inputs()
   torch.manual_seed(seed); ref = Model(*init)      torch.manual_seed(seed); new = ModelNew(*init)
   state_dict(): same names, shapes, dtypes and values (the init replay is exact)
+  after each forward, the buffers again (forward may update them in place: BatchNorm's running statistics)
   `trials` times, with seeds drawn as KernelBench draws them: manual_seed(s); inputs = get_inputs();
       outputs (tuples flattened) must match in count, shape and dtype, and be torch.allclose with
       atol = rtol = 1e-4, or 1e-2 when any input or output is fp16/bf16; non-float outputs must be equal;
@@ -258,6 +259,24 @@ def compare_state_dicts(ref_model, new_model):
     return None
 
 
+def compare_buffers(ref_model, new_model, tol):
+    """After a forward: buffers that forward updates in place (BatchNorm's running statistics and batch count)
+    must hold the same values in both models (floats within tol, integers exactly)."""
+    import torch
+    new_buffers = dict(new_model.named_buffers())
+    for k, ref_v in ref_model.named_buffers():
+        new_v = new_buffers.get(k)
+        if new_v is None:
+            return f"buffer {k!r} is missing in ModelNew"
+        if ref_v.is_floating_point():
+            if not torch.allclose(ref_v.float(), new_v.float(), atol=tol, rtol=tol):
+                diff = (ref_v.double() - new_v.double()).abs().max().item()
+                return f"buffer {k!r} after forward differs (max abs diff {diff:.3e}, tol {tol})"
+        elif not torch.equal(ref_v, new_v):
+            return f"buffer {k!r} after forward differs: {ref_v.tolist()} vs {new_v.tolist()}"
+    return None
+
+
 def compare_outputs(ref_out, new_out, tol):
     """(message or None, max abs diff over float outputs)."""
     import torch
@@ -349,6 +368,10 @@ def run(ref_path, gen_path, overrides, trials=5, seed=42, log=print):
             if diff is not None:
                 worst = max(worst, diff)
                 result["max_abs_diff"] = worst
+            if msg:
+                result["message"] = f"trial {trial} (seed {trial_seed}): {msg}"
+                return result
+            msg = compare_buffers(model, model_new, tol)
             if msg:
                 result["message"] = f"trial {trial} (seed {trial_seed}): {msg}"
                 return result

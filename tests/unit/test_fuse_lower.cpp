@@ -6,6 +6,7 @@
 #include "kernel/lower.h"
 #include "passes/decompose.h"
 #include "passes/fuse.h"
+#include "passes/sink_reshape.h"
 
 namespace tz {
 namespace {
@@ -92,6 +93,74 @@ TEST(Decompose, NonAdjacentReductionSplits) {
   std::string dump = dump_graph(*d);
   EXPECT_NE(dump.find("sum %0 {2} keepdim"), std::string::npos) << dump;
   EXPECT_NE(dump.find("sum %1 {0} keepdim"), std::string::npos) << dump;
+}
+
+// norm_mean/norm_var over `axes` of x: the schedule's kernels as (kind, space) text.
+std::string moments_kernels(Shape shape, std::vector<int64_t> axes) {
+  Built b;
+  const Node* x = b.in("x", shape);
+  Shape out = shape;
+  for (auto a : axes) out[a] = 1;
+  Attr a;
+  a.ints = axes;
+  const Node* mean = b.g->make(Op::NormMean, DType::Float32, out, {x}, a);
+  const Node* var = b.g->make(Op::NormVar, DType::Float32, out, {x}, a);
+  b.g->outputs = {b.g->binary(Op::Mul, b.g->binary(Op::Sub, x, mean), b.g->unary(Op::Rsqrt, var))};
+  Schedule s = fuse(decompose(*b.g));
+  std::string text;
+  for (const auto& grp : s.groups) {
+    text += (grp.kind == GroupKind::Reduction ? "reduce " : "pointwise ") + shape_str(grp.space) + ";";
+  }
+  return text;
+}
+
+TEST(Decompose, NormStatsOfShortRowsFuseWithTheNormalisation) {
+  // rows of 29 * 37 elements fit one tile: statistics and output in one kernel, one read of x
+  EXPECT_EQ(moments_kernels({3, 5, 29, 37}, {2, 3}), "reduce [3, 5, 29, 37];");
+}
+
+TEST(Decompose, NormStatsOverBatchAndImagePermuteChannelsFirst) {
+  // BatchNorm2d: [N, C, H, W] over {0, 2, 3} reads [C, N, H, W]; 64 * 64 * 64 per channel is cut into chunks of
+  // 4 images (16384 elements), combined over the 16 chunks of each channel (rsqrt of the [1, C, 1, 1] variance
+  // is its own small kernel here; the tracer computes per-channel values on [C], in the second kernel)
+  EXPECT_EQ(moments_kernels({64, 8, 64, 64}, {0, 2, 3}),
+            "reduce [8, 16, 4, 64, 64];reduce [8, 16];pointwise [1, 8, 1, 1];pointwise [64, 8, 64, 64];");
+}
+
+TEST(Decompose, NormStatsOverLeadingDimAreColumns) {
+  // BatchNorm1d on [N, C]: reduced in place as columns, N cut into chunks of up to 256 rows
+  EXPECT_EQ(moments_kernels({1024, 300}, {0}), "reduce [4, 256, 300];reduce [4, 300];pointwise [1024, 300];");
+}
+
+TEST(Fuse, BufferUpdateRunsAfterTheOtherReaders) {
+  Built b;
+  const Node* x = b.in("x", {37});
+  const Node* count = b.param("count", {37});
+  // forward returns x * count and sets count = count + 1: the update kernel must come last
+  const Node* next = b.g->binary(Op::Add, count, b.g->constant(1.0, DType::Float32));
+  b.g->updates.push_back({"count", b.g->binary(Op::Mul, next, b.g->constant(1.0, DType::Float32))});
+  b.g->outputs = {b.g->binary(Op::Mul, b.g->unary(Op::Exp, x), count)};
+  Schedule s = fuse(std::move(b.g));
+  ASSERT_EQ(s.groups.size(), 2u);
+  EXPECT_EQ(s.groups[1].outputs.size(), 1u);
+  EXPECT_EQ(s.groups[1].outputs[0]->op, Op::Copy);
+  std::string text = lower_to_text(s, {"x"});
+  EXPECT_NE(text.find("tl.store(count_ptr"), std::string::npos) << text;
+}
+
+TEST(SinkReshape, ActivationOfReshapedValueMovesBeforeTheReshape) {
+  Built b;
+  const Node* x = b.in("x", {4, 6});
+  const Node* e = b.g->unary(Op::Exp, x);
+  const Node* r = b.g->reshape(e, {2, 12});
+  b.g->outputs = {b.g->binary(Op::Mul, b.g->unary(Op::Sigmoid, r), r)};
+  auto g = sink_reshape(*b.g);
+  const Node* out = g->outputs[0];
+  ASSERT_EQ(out->op, Op::Reshape);
+  EXPECT_EQ(out->src[0]->op, Op::Mul);
+  EXPECT_EQ(out->src[0]->shape, (Shape{4, 6}));
+  Schedule s = fuse(std::move(g));
+  EXPECT_EQ(s.groups.size(), 1u);
 }
 
 }  // namespace

@@ -1,0 +1,15 @@
+// sink_reshape: pointwise ops applied to a reshaped computed value are applied before the reshape, so that
+// they fuse into the kernel that computes the value (a group norm computed as [N, G, C/G, S] and an
+// activation applied to its [N, C, H, W] view run as one kernel). After it, no pointwise op reads only
+// reshapes of computed (non-view) values of one shape.
+#pragma once
+
+#include <memory>
+
+#include "graph/graph.h"
+
+namespace tz {
+
+std::unique_ptr<Graph> sink_reshape(const Graph& g);
+
+}  // namespace tz

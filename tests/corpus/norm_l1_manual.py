@@ -1,0 +1,26 @@
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    """L1 normalisation written out: x / torch.sum(torch.abs(x), dim=1, keepdim=True)."""
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        return x / torch.sum(torch.abs(x), dim=1, keepdim=True)
+
+
+batch_size = 32768
+dim = 16384
+
+# cpu-shrink: --set batch_size=37 --set dim=301
+
+
+def get_inputs():
+    return [torch.randn(batch_size, dim)]
+
+
+def get_init_inputs():
+    return []
