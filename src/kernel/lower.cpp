@@ -52,10 +52,14 @@ std::string kernel_name(const Group& g) {
   for (auto* n : g.nodes) {
     if (n->op == Op::Cast || n->op == Op::Copy || op_kind(n->op) == OpKind::View) continue;
     std::string name = op_name(n->op);
+    if (n->op == Op::Conv) {
+      name = std::string(n->attr.ints2[1] ? "conv_transpose" : "conv") + std::to_string(n->rank() - 2) + "d";
+    }
     if (std::find(parts.begin(), parts.end(), name) == parts.end()) parts.push_back(name);
   }
   if (parts.empty()) parts.push_back("copy");
   if (parts.size() == 1 && g.kind == GroupKind::Matmul) return "matmul_kernel";
+  if (parts.size() == 1 && g.kind == GroupKind::Conv) return parts[0] + "_kernel";
   std::string out = "fused";
   if (parts.size() == 1) out = g.kind == GroupKind::Reduction ? "reduce" : "pointwise";
   for (size_t i = 0; i < parts.size() && i < 5; ++i) out += "_" + parts[i];
@@ -156,6 +160,10 @@ ForwardPlan lower(const Schedule& s, TileArena& arena, const LowerOptions& optio
       case GroupKind::Matmul:
         lower_matmul(job);
         plan.uses_matmul_precision = true;
+        break;
+      case GroupKind::Conv:
+        lower_conv(job);
+        for (const auto& a : job.launch.args) plan.uses_conv_precision |= a.value == "conv_precision";
         break;
     }
     // Parameters: tensors first (inputs in first-use order, then outputs), then compile-time sizes.

@@ -92,7 +92,7 @@ void ValueEmitter::collect(const Node* n, const std::vector<int>& map) {
     collect(n->src[0], full);
     return;
   }
-  if (op_kind(n->op) == OpKind::Matmul) return;  // the matmul kind reads its operands itself
+  if (op_kind(n->op) == OpKind::Matmul || op_kind(n->op) == OpKind::Conv) return;  // read by the kind itself
   for (auto* src : n->src) collect(src, broadcast_map(src->shape, n->shape, map));
 }
 
