@@ -345,6 +345,9 @@ InstanceObj* make_conv(Interp& in, ClassObj* cls, CallArgs& a, SourceLoc loc) {
     const std::string& p = str_of(padding);
     if (transposed) fail(loc, name + ": padding='" + p + "' is not supported by transposed convolutions");
     if (p != "same" && p != "valid") fail(loc, name + ": padding must be 'same', 'valid', an int or a tuple of ints");
+    for (const Value& s : items_of(plain(m, "stride"))) {
+      if (p == "same" && s.as_int() != 1) fail(loc, name + ": padding='same' is not supported for strided convolutions");
+    }
     set_plain(m, "padding", padding);
   } else {
     set_plain(m, "padding", tuple_of(padding, 0, "padding").second);
