@@ -140,13 +140,25 @@ void lower_conv(KernelJob& job) {
   if (use_dot) assign(body, "rk", b.arange(BK));
   body.push_back(TileBuilder::assign("acc", b.zeros("[BLOCK_CO, BLOCK_P]", DType::Float32)));
 
-  // One kernel position: the input position each output reads, whether it exists, then the channel loop.
+  // One loop over (kernel position r, channel chunk c), r outer, so that Triton pipelines the loads across
+  // the whole reduction. Each step: the input position every output reads at r, whether it exists (padding,
+  // stride holes), then one chunk of the group's input channels.
+  const int64_t chunks = use_dot ? (cig + block_k - 1) / block_k : cig;
+  const int64_t iters = kvol * chunks;
   std::vector<TStmt> kbody;
+  const TExpr* kk = iters > 1 ? b.var("kk") : nullptr;
+  const TExpr* r_var = nullptr;
+  const TExpr* chunk = nullptr;
+  if (kvol > 1) r_var = chunks > 1 ? assign(kbody, "r", b.op(TOp::FloorDiv, {kk, b.i(chunks)})) : kk;
+  if (chunks > 1) {
+    const TExpr* c = kvol > 1 ? b.op(TOp::Mod, {kk, b.i(chunks)}) : kk;
+    chunk = use_dot ? assign(kbody, "c0", b.mul(c, BK)) : assign(kbody, "ci", c);
+  }
   std::vector<const TExpr*> k(nd, nullptr);
   int64_t kinner = 1;
   for (int d = nd - 1; d >= 0; --d) {
     if (ksize[d] > 1) {
-      const TExpr* e = b.var("r");
+      const TExpr* e = r_var;
       if (kinner > 1) e = b.op(TOp::FloorDiv, {e, b.i(kinner)});
       if (kinner * ksize[d] < kvol) e = b.op(TOp::Mod, {e, b.i(ksize[d])});
       k[d] = assign(kbody, "k" + std::to_string(d), e);
@@ -195,9 +207,9 @@ void lower_conv(KernelJob& job) {
   const TExpr* x_ptrs = assign(kbody, "x_ptrs", x_off ? b.add(b.var("x_base"), x_off) : b.var("x_base"));
   const TExpr* w_ptrs = assign(kbody, "w_ptrs", w_off ? b.add(b.var("w_base"), w_off) : b.var("w_base"));
 
-  std::vector<TStmt> cbody;
+  std::vector<TStmt>& cbody = kbody;
   if (use_dot) {
-    const TExpr* ck = cig > block_k ? assign(cbody, "ck", b.add(b.var("c0"), b.var("rk"))) : b.var("rk");
+    const TExpr* ck = chunk ? assign(cbody, "ck", b.add(chunk, b.var("rk"))) : b.var("rk");
     const TExpr* kmask_row = cig % block_k ? b.lt(b.expand(ck, "None, :"), CIG) : nullptr;
     const TExpr* kmask_col = cig % block_k ? b.lt(b.expand(ck, ":, None"), CIG) : nullptr;
     const TExpr* wt_ptr = b.add(b.expand(w_ptrs, ":, None"), scaled(b.expand(ck, "None, :"), sw_ci));
@@ -206,32 +218,18 @@ void lower_conv(KernelJob& job) {
     assign(cbody, "wt", b.load(wt_ptr, kmask_row, kmask_row ? b.f(0.0) : nullptr));
     assign(cbody, "xt", b.load(xt_ptr, xmask, xmask ? b.f(0.0) : nullptr));
     assign(cbody, "acc", b.op(TOp::Dot, {b.var("wt"), b.var("xt"), b.var("acc"), b.var("PRECISION")}));
-    if (cig > block_k) {
-      TStmt l = loop("c0", b.i(0), CIG, BK);
-      l.body = std::move(cbody);
-      cbody.clear();
-      cbody.push_back(std::move(l));
-    }
   } else {
-    const TExpr* ci = cig > 1 ? b.var("ci") : nullptr;
+    const TExpr* ci = chunk;
     const TExpr* wv_ptr = ci ? b.add(w_ptrs, scaled(ci, sw_ci)) : w_ptrs;
     const TExpr* xv_ptr = ci ? b.add(x_ptrs, scaled(ci, sx[1])) : x_ptrs;
     assign(cbody, "wv", b.cast(b.load(wv_ptr, nullptr, nullptr), DType::Float32));
     assign(cbody, "xv", b.cast(b.load(xv_ptr, valid, valid ? b.f(0.0) : nullptr), DType::Float32));
     assign(cbody, "acc",
            b.add(b.var("acc"), b.mul(b.expand(b.var("wv"), ":, None"), b.expand(b.var("xv"), "None, :"))));
-    if (ci) {
-      TStmt l = loop("ci", b.i(0), CIG, b.i(1));
-      l.body = std::move(cbody);
-      cbody.clear();
-      cbody.push_back(std::move(l));
-    }
   }
-  for (auto& s : cbody) kbody.push_back(std::move(s));
-  if (kvol > 1) {
-    TStmt l = loop("r", b.i(0), job.constexpr_param("KVOL", kvol), b.i(1));
+  if (iters > 1) {
+    TStmt l = loop("kk", b.i(0), job.constexpr_param("K_ITERS", iters), b.i(1));
     l.body = std::move(kbody);
-    body.push_back(TileBuilder::comment("r: kernel position"));
     body.push_back(std::move(l));
   } else {
     for (auto& s : kbody) body.push_back(std::move(s));
