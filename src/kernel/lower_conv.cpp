@@ -54,8 +54,22 @@ void lower_conv(KernelJob& job) {
   const int64_t cig = c_in / groups, cog = c_out / groups;
   std::vector<int64_t> ksize(w->shape.begin() + 2, w->shape.end()), isize(x->shape.begin() + 2, x->shape.end()),
       osize(conv->shape.begin() + 2, conv->shape.end());
+  // A transposed conv with stride s > 1 (and dilation 1) along a dim is split by output phase (o mod s): the
+  // outputs of one phase read the kernel taps k = k0 + s * j only, so no step is spent on stride holes.
+  // Per dim: psize = positions of one phase (or all outputs), tsize = taps the loop visits.
+  std::vector<char> phased(nd, 0);
+  std::vector<int64_t> psize = osize, tsize = ksize;
+  int64_t phases = 1;
+  for (int d = 0; d < nd; ++d) {
+    if (transposed && stride[d] > 1 && dil[d] == 1) {
+      phased[d] = 1;
+      psize[d] = (osize[d] + stride[d] - 1) / stride[d];
+      tsize[d] = (ksize[d] + stride[d] - 1) / stride[d];
+      phases *= stride[d];
+    }
+  }
   int64_t kvol = 1, s_out = 1;
-  for (int d = 0; d < nd; ++d) kvol *= ksize[d], s_out *= osize[d];
+  for (int d = 0; d < nd; ++d) kvol *= tsize[d], s_out *= psize[d];
   const int64_t positions = batch * s_out;
   const bool half = conv->dtype == DType::Float16 || conv->dtype == DType::BFloat16;
   const bool use_dot = cog >= kMinDotChannels;
@@ -106,6 +120,24 @@ void lower_conv(KernelJob& job) {
     pid_co = assign(body, "pid_co", b.op(TOp::Mod, {pid, b.i(co_tiles)}));
   }
   const TExpr* grp = groups > 1 ? assign(body, "grp", b.program_id(1)) : nullptr;
+  // Output phase of the phased dims: first tap k0 and the input offset `base` of the phase's first output.
+  std::vector<const TExpr*> ph(nd, nullptr), k0(nd, nullptr), base(nd, nullptr);
+  if (phases > 1) {
+    const TExpr* phase = assign(body, "phase", b.program_id(2));
+    int64_t pinner = 1;
+    for (int d = nd - 1; d >= 0; --d) {
+      if (!phased[d]) continue;
+      std::string sd = std::to_string(d);
+      const TExpr* e = phase;
+      if (pinner > 1) e = b.op(TOp::FloorDiv, {e, b.i(pinner)});
+      if (pinner * stride[d] < phases) e = b.op(TOp::Mod, {e, b.i(stride[d])});
+      ph[d] = assign(body, "ph" + sd, e);
+      const TExpr* shifted = pad[d] ? b.add(ph[d], b.i(pad[d])) : ph[d];
+      k0[d] = assign(body, "kfirst" + sd, b.op(TOp::Mod, {shifted, b.i(stride[d])}));
+      base[d] = assign(body, "base" + sd, b.op(TOp::FloorDiv, {b.op(TOp::Sub, {shifted, k0[d]}), b.i(stride[d])}));
+      pinner *= stride[d];
+    }
+  }
   body.push_back(TileBuilder::comment("rc: output channels (within the group), rp: output positions (batch, spatial)"));
   const TExpr* rc = assign(body, "rc", co_tiles > 1 ? b.add(b.mul(pid_co, BCO), b.arange(BCO)) : b.arange(BCO));
   const TExpr* rp = assign(body, "rp", b.add(b.mul(pid_p, BP), b.arange(BP)));
@@ -120,14 +152,20 @@ void lower_conv(KernelJob& job) {
   } else if (batch > 1) {
     nb = pw;
   }
-  std::vector<const TExpr*> o(nd, nullptr);
+  std::vector<const TExpr*> o(nd, nullptr), q(nd, nullptr);
   int64_t inner = 1;
   for (int d = nd - 1; d >= 0; --d) {
     const TExpr* e = sp;
     if (inner > 1) e = b.op(TOp::FloorDiv, {e, b.i(inner)});
-    if (d > 0) e = b.op(TOp::Mod, {e, b.i(osize[d])});
-    o[d] = osize[d] == 1 ? b.i(0) : assign(body, "o" + std::to_string(d), e);
-    inner *= osize[d];
+    if (d > 0) e = b.op(TOp::Mod, {e, b.i(psize[d])});
+    std::string sd = std::to_string(d);
+    if (phased[d]) {
+      q[d] = psize[d] == 1 ? b.i(0) : assign(body, "q" + sd, e);
+      o[d] = assign(body, "o" + sd, b.add(scaled(q[d], stride[d]), ph[d]));
+    } else {
+      o[d] = osize[d] == 1 ? b.i(0) : assign(body, "o" + sd, e);
+    }
+    inner *= psize[d];
   }
 
   const TExpr* x_base = b.var(x_ptr);
@@ -154,16 +192,16 @@ void lower_conv(KernelJob& job) {
     const TExpr* c = kvol > 1 ? b.op(TOp::Mod, {kk, b.i(chunks)}) : kk;
     chunk = use_dot ? assign(kbody, "c0", b.mul(c, BK)) : assign(kbody, "ci", c);
   }
-  std::vector<const TExpr*> k(nd, nullptr);
+  std::vector<const TExpr*> k(nd, nullptr), j(nd, nullptr);
   int64_t kinner = 1;
   for (int d = nd - 1; d >= 0; --d) {
-    if (ksize[d] > 1) {
+    if (tsize[d] > 1) {
       const TExpr* e = r_var;
       if (kinner > 1) e = b.op(TOp::FloorDiv, {e, b.i(kinner)});
-      if (kinner * ksize[d] < kvol) e = b.op(TOp::Mod, {e, b.i(ksize[d])});
-      k[d] = assign(kbody, "k" + std::to_string(d), e);
+      if (kinner * tsize[d] < kvol) e = b.op(TOp::Mod, {e, b.i(tsize[d])});
+      (phased[d] ? j : k)[d] = assign(kbody, (phased[d] ? "j" : "k") + std::to_string(d), e);
     }
-    kinner *= ksize[d];
+    kinner *= tsize[d];
   }
   const TExpr* valid = nullptr;
   const TExpr* x_off = nullptr;
@@ -172,7 +210,21 @@ void lower_conv(KernelJob& job) {
     std::string sd = std::to_string(d);
     const TExpr* kd = k[d] ? scaled(k[d], dil[d]) : nullptr;
     const TExpr* id = nullptr;
-    if (!transposed) {
+    if (phased[d]) {
+      // tap k = k0 + stride * j reads input q + base - j; taps past the kernel's end read zeros (and a clamped,
+      // in-bounds weight)
+      const TExpr* kj = j[d] ? b.add(k0[d], scaled(j[d], stride[d])) : k0[d];
+      k[d] = assign(kbody, "k" + sd, kj);
+      if (ksize[d] % stride[d]) {
+        valid = b.band(valid, b.lt(k[d], b.i(ksize[d])));
+        k[d] = assign(kbody, "kc" + sd, b.op(TOp::Minimum, {k[d], b.i(ksize[d] - 1)}));
+      }
+      const TExpr* e = b.add(q[d], base[d]);
+      if (j[d]) e = b.op(TOp::Sub, {e, j[d]});
+      id = assign(kbody, "i" + sd, e);
+      valid = b.band(valid, b.op(TOp::Ge, {id, b.i(0)}));
+      valid = b.band(valid, b.lt(id, b.i(isize[d])));
+    } else if (!transposed) {
       // in = out * stride - padding + k * dilation
       const TExpr* e = scaled(o[d], stride[d]);
       if (pad[d]) e = b.op(TOp::Sub, {e, b.i(pad[d])});
@@ -246,13 +298,17 @@ void lower_conv(KernelJob& job) {
     if (osize[d] > 1) ve.index[d + 2] = b.expand(o[d], "None, :");
     ve.axis_of[d + 2] = 1;
   }
-  ve.axis_mask = {cog % block_co == 0 ? nullptr : b.lt(b.expand(rc, ":, None"), COG),
-                  positions % block_p == 0 ? nullptr : b.lt(b.expand(rp, "None, :"), P)};
+  const TExpr* p_mask = positions % block_p == 0 ? nullptr : b.lt(b.expand(rp, "None, :"), P);
+  for (int d = 0; d < nd; ++d) {
+    if (phased[d] && osize[d] % stride[d]) p_mask = b.band(p_mask, b.lt(b.expand(o[d], "None, :"), b.i(osize[d])));
+  }
+  ve.axis_mask = {cog % block_co == 0 ? nullptr : b.lt(b.expand(rc, ":, None"), COG), p_mask};
   ve.keep_in_cache(conv, group_map(g, conv), b.var("acc"));
   for (auto* out : g.outputs) ve.store(out, group_map(g, out), ve.value(out, group_map(g, out)));
 
   job.launch.grid = {std::to_string(p_tiles * co_tiles)};
-  if (groups > 1) job.launch.grid.push_back(std::to_string(groups));
+  if (groups > 1 || phases > 1) job.launch.grid.push_back(std::to_string(groups));
+  if (phases > 1) job.launch.grid.push_back(std::to_string(phases));
   job.launch.num_warps = block_co * block_p >= 128 * 128 ? 8 : 4;
   if (use_dot) job.launch.num_stages = 3;
 }

@@ -20,7 +20,7 @@ depth = 16
 height = 64
 width = 64
 
-# cpu-shrink: --set batch_size=2 --set in_channels=3 --set out_channels=9 --set depth=5 --set height=7 --set width=6
+# cpu-shrink: --set batch_size=2 --set in_channels=3 --set out_channels=9 --set depth=3 --set height=7 --set width=6
 
 
 def get_inputs():
