@@ -286,7 +286,11 @@ std::string dump_graph(const Graph& g) {
       for (size_t i = 0; i < a.ints.size(); ++i) os << (i ? "," : "") << a.ints[i];
       os << "}";
     }
-    if (n->keepdim()) os << " keepdim";
+    if (n->op == Op::Conv) {
+      os << " groups=" << a.ints2[0] << (a.ints2[1] ? " transposed" : "");
+    } else if (n->keepdim()) {
+      os << " keepdim";
+    }
     if (!a.floats.empty()) {
       os << " [";
       for (size_t i = 0; i < a.floats.size(); ++i) os << (i ? ", " : "") << a.floats[i];
