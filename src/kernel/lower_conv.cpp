@@ -140,17 +140,32 @@ void lower_conv(KernelJob& job) {
   }
   body.push_back(TileBuilder::comment("rc: output channels (within the group), rp: output positions (batch, spatial)"));
   const TExpr* rc = assign(body, "rc", co_tiles > 1 ? b.add(b.mul(pid_co, BCO), b.arange(BCO)) : b.arange(BCO));
-  const TExpr* rp = assign(body, "rp", b.add(b.mul(pid_p, BP), b.arange(BP)));
-  // Out-of-range rows and columns wrap around instead of masking every load; the store is masked.
-  const TExpr* pw = positions % block_p ? assign(body, "pw", b.op(TOp::Mod, {rp, P})) : rp;
-  const TExpr* cw = cog % block_co ? assign(body, "cw", b.op(TOp::Mod, {rc, COG})) : rc;
+  // When the position tiles divide an image, a tile's batch index is one scalar and its positions are an
+  // aligned, contiguous run (which Triton can vectorize, e.g. for 1x1 convs).
+  const bool image_tiles = batch > 1 && s_out % block_p == 0;
+  const TExpr* rp = nullptr;
   const TExpr* nb = nullptr;
-  const TExpr* sp = pw;
-  if (batch > 1 && s_out > 1) {
-    nb = assign(body, "nb", b.op(TOp::FloorDiv, {pw, b.i(s_out)}));
-    sp = assign(body, "sp", b.op(TOp::Mod, {pw, b.i(s_out)}));
-  } else if (batch > 1) {
-    nb = pw;
+  const TExpr* sp = nullptr;
+  const TExpr* cw = nullptr;
+  if (image_tiles) {
+    const int64_t per_image = s_out / block_p;
+    nb = assign(body, "nb", per_image > 1 ? b.op(TOp::FloorDiv, {pid_p, b.i(per_image)}) : pid_p);
+    const TExpr* tile = per_image > 1 ? b.op(TOp::Mod, {pid_p, b.i(per_image)}) : b.i(0);
+    sp = assign(body, "sp", per_image > 1 ? b.add(b.mul(tile, BP), b.arange(BP)) : b.arange(BP));
+  } else {
+    rp = assign(body, "rp", b.add(b.mul(pid_p, BP), b.arange(BP)));
+  }
+  // Out-of-range rows and columns wrap around instead of masking every load; the store is masked.
+  cw = cog % block_co ? assign(body, "cw", b.op(TOp::Mod, {rc, COG})) : rc;
+  const TExpr* pw = rp && positions % block_p ? assign(body, "pw", b.op(TOp::Mod, {rp, P})) : rp;
+  if (!image_tiles) {
+    sp = pw;
+    if (batch > 1 && s_out > 1) {
+      nb = assign(body, "nb", b.op(TOp::FloorDiv, {pw, b.i(s_out)}));
+      sp = assign(body, "sp", b.op(TOp::Mod, {pw, b.i(s_out)}));
+    } else if (batch > 1) {
+      nb = pw;
+    }
   }
   std::vector<const TExpr*> o(nd, nullptr), q(nd, nullptr);
   int64_t inner = 1;
@@ -255,6 +270,14 @@ void lower_conv(KernelJob& job) {
     if (id && sx[d + 2]) x_off = sum(x_off, scaled(id, sx[d + 2]));
     if (k[d] && sw[d + 2]) w_off = sum(w_off, scaled(k[d], sw[d + 2]));
   }
+  // A 1x1 conv with stride 1 and no padding reads the input at the output's own flat spatial index.
+  bool dense = !transposed && kvol == 1 && sp != nullptr;
+  int64_t run = 1;
+  for (int d = nd - 1; d >= 0; --d) {
+    dense = dense && stride[d] == 1 && pad[d] == 0 && isize[d] == osize[d] && (isize[d] == 1 || sx[d + 2] == run);
+    run *= isize[d];
+  }
+  if (dense) x_off = sp;
   if (valid) valid = assign(kbody, "valid", valid);
   const TExpr* x_ptrs = assign(kbody, "x_ptrs", x_off ? b.add(b.var("x_base"), x_off) : b.var("x_base"));
   const TExpr* w_ptrs = assign(kbody, "w_ptrs", w_off ? b.add(b.var("w_base"), w_off) : b.var("w_base"));
@@ -288,16 +311,32 @@ void lower_conv(KernelJob& job) {
   }
 
   // Epilogue over the accumulator tile: channels along axis 0, positions along axis 1.
-  ve.merge_dims([](int) { return false; });
+  // The spatial dims merge into one (indexed by sp) when every access of the epilogue walks them densely.
+  int last_spatial = -1;
+  for (int d = 2; d < rank; ++d) {
+    if (conv->shape[d] > 1) last_spatial = d;
+  }
+  bool merged = false;
+  if (phases == 1 && last_spatial >= 0 && sp) {
+    for (auto* out : g.outputs) {
+      ve.collect(out, group_map(g, out));
+      ve.collect_store(out, group_map(g, out));
+    }
+    ve.merge_dims([](int d) { return d >= 2; });
+    merged = true;
+    for (int d = 2; d < rank; ++d) merged = merged && (conv->shape[d] == 1 || ve.rep()[d] == last_spatial);
+  }
+  if (!merged) ve.merge_dims([](int) { return false; });
   const TExpr* co_full = grp ? b.add(b.mul(grp, COG), rc) : rc;
-  ve.index[0] = nb ? b.expand(nb, "None, :") : b.i(0);
+  ve.index[0] = !nb ? b.i(0) : image_tiles ? nb : b.expand(nb, "None, :");
   ve.index[1] = b.expand(co_full, ":, None");
-  ve.axis_of[0] = 1;
+  ve.axis_of[0] = image_tiles ? -1 : 1;
   ve.axis_of[1] = 0;
   for (int d = 0; d < nd; ++d) {
     if (osize[d] > 1) ve.index[d + 2] = b.expand(o[d], "None, :");
     ve.axis_of[d + 2] = 1;
   }
+  if (merged) ve.index[last_spatial] = b.expand(sp, "None, :");
   const TExpr* p_mask = positions % block_p == 0 ? nullptr : b.lt(b.expand(rp, "None, :"), P);
   for (int d = 0; d < nd; ++d) {
     if (phased[d] && osize[d] % stride[d]) p_mask = b.band(p_mask, b.lt(b.expand(o[d], "None, :"), b.i(osize[d])));
