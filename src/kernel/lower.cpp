@@ -116,6 +116,22 @@ void remove_dead_assignments(Kernel& k) {
   }
 }
 
+// Python for a parameter path: "seq.0.weight" -> self.seq[0].weight (children of nn.Sequential / ModuleList
+// are numbered).
+std::string attribute_expression(const std::string& path) {
+  std::string out = "self";
+  size_t start = 0;
+  while (start <= path.size()) {
+    size_t dot = path.find('.', start);
+    std::string part = path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    bool index = !part.empty() && std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; });
+    out += index ? "[" + part + "]" : "." + part;
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  return out;
+}
+
 // Python for a view chain over a buffer: x.permute(1, 0).view(4, 8)
 std::string view_expression(const Node* n, const std::map<const Node*, std::string>& names) {
   if (op_kind(n->op) != OpKind::View) return names.at(n);
@@ -139,7 +155,7 @@ ForwardPlan lower(const Schedule& s, TileArena& arena, const LowerOptions& optio
   std::map<const Node*, std::string> names;
   for (const auto& n : s.graph->nodes()) {
     if (n->op == Op::Input) names[n.get()] = options.input_names.at(n->attr.ints[0]);
-    if (n->op == Op::Param) names[n.get()] = "self." + n->attr.str;
+    if (n->op == Op::Param) names[n.get()] = attribute_expression(n->attr.str);
   }
   std::string device_of = options.input_names.empty() ? "" : options.input_names[0];
   int next_buffer = 0;

@@ -18,10 +18,12 @@ std::string KernelBuffers::pointer(const Node* root) {
   TZ_ASSERT(it != python_name.end(), "kernel reads a tensor the planner did not name");
   std::string stem = it->second;
   if (stem.rfind("self.", 0) == 0) stem = stem.substr(5);
-  for (auto& c : stem) {
-    if (c == '.') c = '_';
+  std::string clean;  // self.seq[0].weight -> seq_0_weight
+  for (char c : stem) {
+    if (c == '.' || c == '[') clean += '_';
+    else if (c != ']') clean += c;
   }
-  std::string name = stem + "_ptr";
+  std::string name = clean + "_ptr";
   used.emplace_back(root, name);
   return name;
 }
