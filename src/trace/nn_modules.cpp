@@ -536,14 +536,41 @@ Value call_builtin_module(Interp& in, InstanceObj* m, CallArgs& a, SourceLoc loc
       return t_linear(in, x, w, b, loc);
     }
     case ModuleKind::Conv: {
-      Value x = input();
       ConvSpec spec;
       spec.transposed = m->cls->name.rfind("ConvTranspose", 0) == 0;
       spec.nd = m->cls->name[m->cls->name.size() - 2] - '0';
+      Bound fb = spec.transposed ? bind(in, a, name, {"input", "output_size="}, loc) : bind(in, a, name, {"input"}, loc);
+      Value x = fb[0];
       spec.stride = plain(m, "stride");
       spec.padding = plain(m, "padding");
       spec.dilation = plain(m, "dilation");
       spec.output_padding = plain(m, "output_padding");
+      if (spec.transposed && fb.has(1)) {
+        // forward(x, output_size): the output_padding that reaches that size (PyTorch's _output_padding)
+        TensorObj* tx = need_tensor(x, name + " input", loc);
+        std::vector<int64_t> size = to_int_list(fb[1], name + " output_size", loc);
+        int nd = spec.nd;
+        if (static_cast<int>(size.size()) == nd + 2 || static_cast<int>(size.size()) == nd + 1) {
+          size.erase(size.begin(), size.end() - nd);
+        }
+        if (static_cast<int>(size.size()) != nd || tx->rank() < nd) {
+          fail(loc, name + ": output_size must have " + std::to_string(nd) + " spatial sizes");
+        }
+        std::vector<int64_t> st = to_int_list(spec.stride, name, loc), pd = to_int_list(spec.padding, name, loc),
+                             dl = to_int_list(spec.dilation, name, loc),
+                             ks = to_int_list(plain(m, "kernel_size"), name, loc);
+        std::vector<Value> op;
+        for (int d = 0; d < nd; ++d) {
+          int64_t in_size = tx->shape[tx->rank() - nd + d];
+          int64_t min_size = (in_size - 1) * st[d] - 2 * pd[d] + dl[d] * (ks[d] - 1) + 1;
+          if (size[d] < min_size || size[d] >= min_size + st[d]) {
+            fail(loc, name + ": requested output size " + std::to_string(size[d]) + " is not between " +
+                          std::to_string(min_size) + " and " + std::to_string(min_size + st[d] - 1));
+          }
+          op.push_back(Value::integer(size[d] - min_size));
+        }
+        spec.output_padding = in.tuple(op);
+      }
       spec.groups = to_int(plain(m, "groups"), name + " groups", loc);
       std::string mode = to_str(plain(m, "padding_mode"), name + " padding_mode", loc);
       if (mode != "zeros") fail(loc, name + ": padding_mode='" + mode + "' is not supported (only 'zeros')");

@@ -1002,6 +1002,16 @@ TEST(TraceConv, ConvTransposeInitReplayUsesWeightDimOne) {
             "nn.init.uniform_(self.up.bias, -bound, bound)\n");
 }
 
+TEST(TraceConv, ConvTransposeOutputSizeSetsOutputPadding) {
+  Traced t = trace_text(forward_module("        return self.up(x, output_size=[2, 8, 11, 12])\n", "torch.randn(2, 4, 5, 5)",
+                                       "        self.up = nn.ConvTranspose2d(4, 8, 3, stride=2)\n"));
+  EXPECT_NE(t.graph.find("conv %0 %2 {2,2,0,0,1,1} groups=1 transposed : f32[2, 8, 11, 12]"), std::string::npos)
+      << t.graph;
+  EXPECT_EQ(trace_error(forward_module("        return self.up(x, output_size=(13, 11))\n", "torch.randn(2, 4, 5, 5)",
+                                       "        self.up = nn.ConvTranspose2d(4, 8, 3, stride=2)\n")),
+            "9:16: nn.ConvTranspose2d: requested output size 13 is not between 11 and 12");
+}
+
 TEST(TraceConv, LocatedErrors) {
   EXPECT_EQ(trace_error(forward_module("        return F.conv2d(x, y, groups=2)\n",
                                        "torch.randn(2, 3, 9, 8), torch.randn(4, 3, 3, 3)")),
