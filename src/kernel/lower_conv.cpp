@@ -3,18 +3,17 @@
 // tile (positions = batch and spatial dims flattened, so loads and the store run along the contiguous width),
 // loops over the kernel positions and, inside, over the input channels of its group; padding and the stride
 // holes of transposed convolutions are load masks. Channels are the tl.dot reduction when a group has at least
-// kMinDotChannels output channels; smaller groups (depthwise) accumulate outer products in registers instead.
+// kConvMinDotChannels output channels; smaller groups (depthwise) accumulate outer products in registers instead.
 // The fused pointwise epilogue (bias, activations) runs on the float32 accumulator before the single store.
 #include <algorithm>
 
 #include "graph/view.h"
 #include "kernel/lower_kinds.h"
+#include "passes/conv_layout.h"
 
 namespace tz {
 
 namespace {
-
-constexpr int64_t kMinDotChannels = 8;
 
 std::vector<int64_t> strides_of(const Node* operand) {
   std::vector<int64_t> st;
@@ -72,7 +71,7 @@ void lower_conv(KernelJob& job) {
   for (int d = 0; d < nd; ++d) kvol *= tsize[d], s_out *= psize[d];
   const int64_t positions = batch * s_out;
   const bool half = conv->dtype == DType::Float16 || conv->dtype == DType::BFloat16;
-  const bool use_dot = cog >= kMinDotChannels;
+  const bool use_dot = conv_uses_dot(conv);
 
   int64_t block_co, block_p, block_k = 1;
   if (use_dot) {
