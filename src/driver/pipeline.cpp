@@ -6,6 +6,7 @@
 #include "frontend/parser.h"
 #include "graph/graph.h"
 #include "kernel/lower.h"
+#include "passes/conv_layout.h"
 #include "passes/decompose.h"
 #include "passes/fuse.h"
 #include "passes/sink_reshape.h"
@@ -16,7 +17,8 @@ namespace tz {
 
 namespace {
 
-const char* const kPasses[] = {"parse", "trace", "decompose", "sink_reshape", "split_reduce", "fuse", "lower", nullptr};
+const char* const kPasses[] = {"parse", "trace", "decompose", "sink_reshape", "split_reduce", "conv_layout", "fuse",
+                               "lower", nullptr};
 
 std::string base_name(const std::string& path) {
   size_t slash = path.find_last_of('/');
@@ -74,6 +76,9 @@ ConvertResult convert(const SourceFile& file, const ConvertOptions& options) {
     g = split_reduce(*g);
     verify(*g);
     dump("split_reduce", dump_graph(*g));
+    g = conv_layout(*g);
+    verify(*g);
+    dump("conv_layout", dump_graph(*g));
     Schedule schedule = fuse(std::move(g));
     verify(*schedule.graph);
     dump("fuse", dump_schedule(schedule));

@@ -73,6 +73,12 @@ void write_launcher(Writer& w, const Kernel& k, const Launch& l, const ForwardPl
   if (precision) {
     w.line("precision = \"ieee\" if " + strip_ptr(inputs.front()) + ".dtype != torch.float32 else _fp32_dot_precision()");
   }
+  bool conv_precision = false;
+  for (const auto& a : l.args) conv_precision = conv_precision || a.value == "conv_precision";
+  if (conv_precision) {
+    w.line("conv_precision = \"ieee\" if " + strip_ptr(inputs.front()) +
+           ".dtype != torch.float32 else _fp32_conv_precision()");
+  }
   for (const auto& line : l.setup) w.line(line);
   std::string grid;
   for (const auto& g : l.grid) grid += g + ", ";
@@ -162,6 +168,13 @@ std::string write_model(const TraceResult& trace, const Graph& graph, const Forw
     w.line("def _fp32_dot_precision():");
     w.line("    # fp32 matmuls follow PyTorch's own switch: full fp32 (tf32x3) unless TF32 was allowed.");
     w.line("    return \"tf32\" if torch.backends.cuda.matmul.allow_tf32 else \"tf32x3\"");
+    w.line();
+  }
+  if (plan.uses_conv_precision) {
+    w.line();
+    w.line("def _fp32_conv_precision():");
+    w.line("    # fp32 convolutions follow cuDNN's switch, as PyTorch's do: TF32 (its default) unless it was turned off.");
+    w.line("    return \"tf32\" if torch.backends.cudnn.allow_tf32 else \"tf32x3\"");
     w.line();
   }
   w.line();

@@ -213,6 +213,14 @@ const Node* Graph::matmul(const Node* a, const Node* b, SourceLoc loc) {
   return make(Op::Matmul, common, batch, {cast(a, common, loc), cast(b, common, loc)}, {}, loc);
 }
 
+const Node* Graph::conv(const Node* x, const Node* w, Shape out, Attr attr, SourceLoc loc) {
+  TZ_ASSERT(x->rank() >= 3 && w->rank() == x->rank() && static_cast<int>(out.size()) == x->rank(),
+            "conv operands need rank >= 3 and equal ranks");
+  TZ_ASSERT(x->dtype == w->dtype && is_floating(x->dtype), "conv operands need one floating dtype");
+  TZ_ASSERT(attr.ints.size() == 3 * (out.size() - 2) && attr.ints2.size() == 2, "conv attributes");
+  return make(Op::Conv, x->dtype, std::move(out), {x, w}, std::move(attr), loc);
+}
+
 const Node* rebuild(Graph& out, const Node* old, const std::vector<const Node*>& src) {
   return out.make(old->op, old->dtype, old->shape, src, old->attr, old->loc);
 }
@@ -263,7 +271,11 @@ std::string dump_graph(const Graph& g) {
       for (size_t i = 0; i < a.ints.size(); ++i) os << (i ? "," : "") << a.ints[i];
       os << "}";
     }
-    if (n->keepdim()) os << " keepdim";
+    if (n->op == Op::Conv) {
+      os << " groups=" << a.ints2[0] << (a.ints2[1] ? " transposed" : "");
+    } else if (n->keepdim()) {
+      os << " keepdim";
+    }
     if (!a.floats.empty()) {
       os << " [";
       for (size_t i = 0; i < a.floats.size(); ++i) os << (i ? ", " : "") << a.floats[i];
@@ -294,6 +306,12 @@ void verify(const Graph& g) {
       case OpKind::Reduce:
       case OpKind::View: TZ_ASSERT(n->src.size() == 1, "arity"); break;
       case OpKind::Matmul: TZ_ASSERT(n->src.size() == 2, "matmul arity"); break;
+      case OpKind::Conv:
+        TZ_ASSERT(n->src.size() == 2 && n->rank() >= 3 && n->src[0]->rank() == n->rank() &&
+                      n->src[1]->rank() == n->rank() && n->attr.ints.size() == 3 * size_t(n->rank() - 2) &&
+                      n->attr.ints2.size() == 2,
+                  "conv arity or attributes");
+        break;
       case OpKind::Composite: break;
     }
     if (is_pointwise(n->op)) {

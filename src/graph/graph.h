@@ -48,6 +48,8 @@ class Graph {
   const Node* permute(const Node* x, std::vector<int64_t> perm, SourceLoc loc = {});
   const Node* expand(const Node* x, Shape shape, SourceLoc loc = {});
   const Node* matmul(const Node* a, const Node* b, SourceLoc loc = {});  // rank >= 2 both
+  // Convolution (see ops.def for `attr`); `out` is the output shape the caller computed. x and w share a dtype.
+  const Node* conv(const Node* x, const Node* w, Shape out, Attr attr, SourceLoc loc = {});
 
   std::vector<InputSpec> inputs;
   std::vector<ParamSpec> params;

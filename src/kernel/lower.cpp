@@ -52,10 +52,14 @@ std::string kernel_name(const Group& g) {
   for (auto* n : g.nodes) {
     if (n->op == Op::Cast || n->op == Op::Copy || op_kind(n->op) == OpKind::View) continue;
     std::string name = op_name(n->op);
+    if (n->op == Op::Conv) {
+      name = std::string(n->attr.ints2[1] ? "conv_transpose" : "conv") + std::to_string(n->rank() - 2) + "d";
+    }
     if (std::find(parts.begin(), parts.end(), name) == parts.end()) parts.push_back(name);
   }
   if (parts.empty()) parts.push_back("copy");
   if (parts.size() == 1 && g.kind == GroupKind::Matmul) return "matmul_kernel";
+  if (parts.size() == 1 && g.kind == GroupKind::Conv) return parts[0] + "_kernel";
   std::string out = "fused";
   if (parts.size() == 1) out = g.kind == GroupKind::Reduction ? "reduce" : "pointwise";
   for (size_t i = 0; i < parts.size() && i < 5; ++i) out += "_" + parts[i];
@@ -112,6 +116,22 @@ void remove_dead_assignments(Kernel& k) {
   }
 }
 
+// Python for a parameter path: "seq.0.weight" -> self.seq[0].weight (children of nn.Sequential / ModuleList
+// are numbered).
+std::string attribute_expression(const std::string& path) {
+  std::string out = "self";
+  size_t start = 0;
+  while (start <= path.size()) {
+    size_t dot = path.find('.', start);
+    std::string part = path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    bool index = !part.empty() && std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; });
+    out += index ? "[" + part + "]" : "." + part;
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  return out;
+}
+
 // Python for a view chain over a buffer: x.permute(1, 0).view(4, 8)
 std::string view_expression(const Node* n, const std::map<const Node*, std::string>& names) {
   if (op_kind(n->op) != OpKind::View) return names.at(n);
@@ -135,7 +155,7 @@ ForwardPlan lower(const Schedule& s, TileArena& arena, const LowerOptions& optio
   std::map<const Node*, std::string> names;
   for (const auto& n : s.graph->nodes()) {
     if (n->op == Op::Input) names[n.get()] = options.input_names.at(n->attr.ints[0]);
-    if (n->op == Op::Param) names[n.get()] = "self." + n->attr.str;
+    if (n->op == Op::Param) names[n.get()] = attribute_expression(n->attr.str);
   }
   std::string device_of = options.input_names.empty() ? "" : options.input_names[0];
   // A buffer update is stored into the module's buffer itself, not into a new tensor.
@@ -163,6 +183,10 @@ ForwardPlan lower(const Schedule& s, TileArena& arena, const LowerOptions& optio
       case GroupKind::Matmul:
         lower_matmul(job);
         plan.uses_matmul_precision = true;
+        break;
+      case GroupKind::Conv:
+        lower_conv(job);
+        for (const auto& a : job.launch.args) plan.uses_conv_precision |= a.value == "conv_precision";
         break;
     }
     // Parameters: tensors first (inputs in first-use order, then outputs), then compile-time sizes.

@@ -126,6 +126,7 @@ struct ForwardPlan {
   std::vector<std::string> results;      // Python expressions for the returned tensors (views of buffers)
   bool result_is_tuple = false;
   bool uses_matmul_precision = false;    // forward computes `precision` from PyTorch's fp32 matmul flag
+  bool uses_conv_precision = false;      // a launcher computes `conv_precision` from cuDNN's TF32 flag
 };
 
 }  // namespace tz

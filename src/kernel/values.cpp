@@ -22,10 +22,12 @@ std::string KernelBuffers::pointer(const Node* root) {
   }
   std::string stem = it->second;
   if (stem.rfind("self.", 0) == 0) stem = stem.substr(5);
-  for (auto& c : stem) {
-    if (c == '.') c = '_';
+  std::string clean;  // self.seq[0].weight -> seq_0_weight
+  for (char c : stem) {
+    if (c == '.' || c == '[') clean += '_';
+    else if (c != ']') clean += c;
   }
-  std::string name = stem + "_ptr";
+  std::string name = clean + "_ptr";
   used.emplace_back(root, name);
   return name;
 }
@@ -96,7 +98,7 @@ void ValueEmitter::collect(const Node* n, const std::vector<int>& map) {
     collect(n->src[0], full);
     return;
   }
-  if (op_kind(n->op) == OpKind::Matmul) return;  // the matmul kind reads its operands itself
+  if (op_kind(n->op) == OpKind::Matmul || op_kind(n->op) == OpKind::Conv) return;  // read by the kind itself
   for (auto* src : n->src) collect(src, broadcast_map(src->shape, n->shape, map));
 }
 

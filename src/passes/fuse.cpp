@@ -1,5 +1,5 @@
 // fuse: greedy partition of the graph into kernels, in topological order.
-//  - a matmul starts a kernel; its operands must be in memory;
+//  - a matmul or a convolution starts a kernel; its operands must be in memory;
 //  - a reduction joins the kernel of its input when that kernel iterates over the same space (a pointwise
 //    kernel over the input shape becomes a reduction kernel), else starts one;
 //  - a pointwise op joins a kernel of one of its inputs when its shape fits that kernel's space (the space
@@ -74,7 +74,8 @@ class Fuser {
       OpKind kind = op_kind(n->op);
       if (kind == OpKind::Leaf || kind == OpKind::View) continue;
       TZ_ASSERT(kind != OpKind::Composite, "composite op reached fusion (decompose did not run)");
-      if (kind == OpKind::Matmul) place_matmul(n);
+      if (kind == OpKind::Matmul) place_template(n, GroupKind::Matmul);
+      else if (kind == OpKind::Conv) place_template(n, GroupKind::Conv);
       else if (kind == OpKind::Reduce) place_reduce(n);
       else place_pointwise(n);
     }
@@ -304,8 +305,9 @@ class Fuser {
     read_from_memory(gid, x);
   }
 
-  void place_matmul(const Node* n) {
-    int gid = new_group(GroupKind::Matmul, n->shape);
+  // A matmul or conv kernel: the op first, then the pointwise epilogue that joins it.
+  void place_template(const Node* n, GroupKind kind) {
+    int gid = new_group(kind, n->shape);
     add(gid, n);
     for (auto* src : n->src) read_from_memory(gid, src, /*may_recompute=*/false);  // tl.dot reads memory
   }
@@ -413,7 +415,7 @@ Schedule fuse(std::unique_ptr<Graph> g) {
 
 std::string dump_schedule(const Schedule& s) {
   std::ostringstream os;
-  const char* kinds[] = {"pointwise", "reduction", "matmul"};
+  const char* kinds[] = {"pointwise", "reduction", "matmul", "conv"};
   for (const auto& grp : s.groups) {
     os << "kernel " << grp.id << " " << kinds[static_cast<int>(grp.kind)] << " space " << shape_str(grp.space);
     if (!grp.axes.empty()) {

@@ -288,6 +288,106 @@ InstanceObj* make_linear(Interp& in, ClassObj* cls, CallArgs& a, SourceLoc loc) 
   return m;
 }
 
+// nn.Conv{1,2,3}d and nn.ConvTranspose{1,2,3}d: the options become attributes of PyTorch's names (tuples of
+// nd ints; padding may stay 'same' / 'valid'), read again in forward. The parameters are replayed like
+// _ConvNd: weight [C_out, C_in/groups, *k] ([C_in, C_out/groups, *k] when transposed) and bias [C_out]
+// created uninitialised, then kaiming_uniform_(weight, a=sqrt(5)) and uniform_(bias, +-1/sqrt(fan_in)), where
+// fan_in = weight.size(1) * prod(k).
+InstanceObj* make_conv(Interp& in, ClassObj* cls, CallArgs& a, SourceLoc loc) {
+  std::string name = "nn." + cls->name;
+  bool transposed = cls->name.rfind("ConvTranspose", 0) == 0;
+  int nd = cls->name[cls->name.size() - 2] - '0';
+  Bound b = transposed ? bind(in, a, name,
+                              {"in_channels", "out_channels", "kernel_size", "stride=", "padding=", "output_padding=",
+                               "groups=", "bias=", "dilation=", "padding_mode=", "device=", "dtype="},
+                              loc)
+                       : bind(in, a, name,
+                              {"in_channels", "out_channels", "kernel_size", "stride=", "padding=", "dilation=",
+                               "groups=", "bias=", "padding_mode=", "device=", "dtype="},
+                              loc);
+  // Positions of the options that the two signatures order differently.
+  size_t i_groups = 6, i_bias = 7, i_dilation = transposed ? 8 : 5, i_mode = transposed ? 9 : 8;
+  size_t i_dtype = transposed ? 11 : 10;
+  int64_t c_in = to_int(b[0], name + " in_channels", loc);
+  int64_t c_out = to_int(b[1], name + " out_channels", loc);
+  int64_t groups = b.has(i_groups) ? to_int(b[i_groups], name + " groups", loc) : 1;
+  bool bias = b.given[i_bias] ? to_bool(b[i_bias], name + " bias", loc) : true;
+  std::string mode = b.has(i_mode) ? to_str(b[i_mode], name + " padding_mode", loc) : "zeros";
+  DType dt = b.has(i_dtype) ? to_dtype(b[i_dtype], name + " dtype", loc) : DType::Float32;
+  if (in.phase != Phase::Init) fail(loc, name + " can only be created in __init__ (its weights are drawn at random)");
+  if (c_in <= 0 || c_out <= 0) fail(loc, name + ": in_channels and out_channels must be positive");
+  if (groups <= 0) fail(loc, name + ": groups must be a positive integer");
+  if (c_in % groups != 0) fail(loc, name + ": in_channels must be divisible by groups");
+  if (c_out % groups != 0) fail(loc, name + ": out_channels must be divisible by groups");
+  if (mode != "zeros") {
+    if (mode == "reflect" || mode == "replicate" || mode == "circular") {
+      fail(loc, name + ": padding_mode='" + mode + "' is not supported (only 'zeros')");
+    }
+    fail(loc, name + ": padding_mode must be 'zeros', 'reflect', 'replicate' or 'circular', got '" + mode + "'");
+  }
+  auto tuple_of = [&](const Value& v, int64_t dflt, const std::string& what) {
+    std::vector<int64_t> xs;
+    if (v.is_none()) xs.assign(nd, dflt);
+    else xs = to_int_list(v, name + " " + what, loc);
+    if (v.is_int_like()) xs.assign(nd, xs[0]);
+    if (static_cast<int>(xs.size()) != nd) {
+      fail(loc, name + " " + what + ": expected an int or " + std::to_string(nd) + " ints, got " +
+                    std::to_string(xs.size()));
+    }
+    std::vector<Value> items;
+    for (int64_t x : xs) items.push_back(Value::integer(x));
+    return std::make_pair(xs, in.tuple(items));
+  };
+  auto [kernel, kernel_v] = tuple_of(b[2], 1, "kernel_size");
+  for (int64_t k : kernel) {
+    if (k <= 0) fail(loc, name + ": kernel_size must be positive");
+  }
+  InstanceObj* m = new_module(in, cls);
+  set_plain(m, "in_channels", Value::integer(c_in));
+  set_plain(m, "out_channels", Value::integer(c_out));
+  set_plain(m, "kernel_size", kernel_v);
+  set_plain(m, "stride", tuple_of(b.has(3) ? b[3] : Value::none(), 1, "stride").second);
+  Value padding = b.has(4) ? b[4] : Value::none();
+  if (padding.is(Kind::Str)) {
+    const std::string& p = str_of(padding);
+    if (transposed) fail(loc, name + ": padding='" + p + "' is not supported by transposed convolutions");
+    if (p != "same" && p != "valid") fail(loc, name + ": padding must be 'same', 'valid', an int or a tuple of ints");
+    for (const Value& s : items_of(plain(m, "stride"))) {
+      if (p == "same" && s.as_int() != 1) fail(loc, name + ": padding='same' is not supported for strided convolutions");
+    }
+    set_plain(m, "padding", padding);
+  } else {
+    set_plain(m, "padding", tuple_of(padding, 0, "padding").second);
+  }
+  set_plain(m, "dilation", tuple_of(b.has(i_dilation) ? b[i_dilation] : Value::none(), 1, "dilation").second);
+  set_plain(m, "output_padding", tuple_of(transposed && b.has(5) ? b[5] : Value::none(), 0, "output_padding").second);
+  set_plain(m, "groups", Value::integer(groups));
+  set_plain(m, "padding_mode", in.str(mode));
+  Shape wshape = transposed ? Shape{c_in, c_out / groups} : Shape{c_out, c_in / groups};
+  for (int64_t k : kernel) wshape.push_back(k);
+  int64_t fan_in = wshape[1];
+  for (int64_t k : kernel) fan_in *= k;
+  std::string ref = InitRecorder::ref(m->module_id);
+  std::string dtype_kw = dt == DType::Float32 ? "" : std::string(", dtype=") + torch_dtype_name(dt);
+  auto param = [&](Shape shape) {
+    std::string sizes;
+    for (int64_t d : shape) sizes += (sizes.empty() ? "" : ", ") + std::to_string(d);
+    TensorObj* t = in.new_tensor(std::move(shape), dt, Phase::Init);
+    t->is_param = true;
+    t->expr = "nn.Parameter(torch.empty(" + sizes + dtype_kw + "))";
+    t->prec = kPrecPostfix;
+    return in.wrap(t);
+  };
+  in.register_parameter(m, "weight", param(wshape), loc);
+  in.register_parameter(m, "bias", bias ? param({c_out}) : Value::none(), loc);
+  in.replay.text("nn.init.kaiming_uniform_(" + ref + ".weight, a=math.sqrt(5))");
+  if (bias && fan_in > 0) {
+    in.replay.text("bound = 1 / math.sqrt(" + std::to_string(fan_in) + ")");
+    in.replay.text("nn.init.uniform_(" + ref + ".bias, -bound, bound)");
+  }
+  return m;
+}
+
 // nn.LayerNorm: weight ones and bias zeros (reset_parameters draws nothing), kept as parameters of the same
 // names so that state dicts load; normalized_shape and eps stay attributes for forward.
 InstanceObj* make_layer_norm(Interp& in, ClassObj* cls, CallArgs& a, SourceLoc loc) {
@@ -477,6 +577,7 @@ Value construct_builtin_module(Interp& in, ClassObj* cls, CallArgs& a, SourceLoc
   std::string name = "nn." + cls->name;
   switch (cls->module) {
     case ModuleKind::Linear: return as_value(make_linear(in, cls, a, loc));
+    case ModuleKind::Conv: return as_value(make_conv(in, cls, a, loc));
     case ModuleKind::LayerNorm: return as_value(make_layer_norm(in, cls, a, loc));
     case ModuleKind::BatchNorm: return as_value(make_norm_base(in, cls, a, false, loc));
     case ModuleKind::InstanceNorm: return as_value(make_norm_base(in, cls, a, true, loc));
@@ -594,6 +695,47 @@ Value call_builtin_module(Interp& in, InstanceObj* m, CallArgs& a, SourceLoc loc
       Value b = in.get_attr(self, "bias", loc);
       return t_linear(in, x, w, b, loc);
     }
+    case ModuleKind::Conv: {
+      ConvSpec spec;
+      spec.transposed = m->cls->name.rfind("ConvTranspose", 0) == 0;
+      spec.nd = m->cls->name[m->cls->name.size() - 2] - '0';
+      Bound fb = spec.transposed ? bind(in, a, name, {"input", "output_size="}, loc) : bind(in, a, name, {"input"}, loc);
+      Value x = fb[0];
+      spec.stride = plain(m, "stride");
+      spec.padding = plain(m, "padding");
+      spec.dilation = plain(m, "dilation");
+      spec.output_padding = plain(m, "output_padding");
+      if (spec.transposed && fb.has(1)) {
+        // forward(x, output_size): the output_padding that reaches that size (PyTorch's _output_padding)
+        TensorObj* tx = need_tensor(x, name + " input", loc);
+        std::vector<int64_t> size = to_int_list(fb[1], name + " output_size", loc);
+        int nd = spec.nd;
+        if (static_cast<int>(size.size()) == nd + 2 || static_cast<int>(size.size()) == nd + 1) {
+          size.erase(size.begin(), size.end() - nd);
+        }
+        if (static_cast<int>(size.size()) != nd || tx->rank() < nd) {
+          fail(loc, name + ": output_size must have " + std::to_string(nd) + " spatial sizes");
+        }
+        std::vector<int64_t> st = to_int_list(spec.stride, name, loc), pd = to_int_list(spec.padding, name, loc),
+                             dl = to_int_list(spec.dilation, name, loc),
+                             ks = to_int_list(plain(m, "kernel_size"), name, loc);
+        std::vector<Value> op;
+        for (int d = 0; d < nd; ++d) {
+          int64_t in_size = tx->shape[tx->rank() - nd + d];
+          int64_t min_size = (in_size - 1) * st[d] - 2 * pd[d] + dl[d] * (ks[d] - 1) + 1;
+          if (size[d] < min_size || size[d] >= min_size + st[d]) {
+            fail(loc, name + ": requested output size " + std::to_string(size[d]) + " is not between " +
+                          std::to_string(min_size) + " and " + std::to_string(min_size + st[d] - 1));
+          }
+          op.push_back(Value::integer(size[d] - min_size));
+        }
+        spec.output_padding = in.tuple(op);
+      }
+      spec.groups = to_int(plain(m, "groups"), name + " groups", loc);
+      std::string mode = to_str(plain(m, "padding_mode"), name + " padding_mode", loc);
+      if (mode != "zeros") fail(loc, name + ": padding_mode='" + mode + "' is not supported (only 'zeros')");
+      return t_conv(in, name, x, in.get_attr(self, "weight", loc), in.get_attr(self, "bias", loc), spec, loc);
+    }
     case ModuleKind::LayerNorm: {
       Value x = input();
       std::vector<int64_t> shape = to_int_list(plain(m, "normalized_shape"), name + " normalized_shape", loc);
@@ -680,6 +822,12 @@ void register_nn(Interp& in) {
   in.registry["torch.nn.Module"] = Value::of(Kind::Class, module);
 
   const std::pair<const char*, ModuleKind> kinds[] = {{"Linear", ModuleKind::Linear},
+                                                      {"Conv1d", ModuleKind::Conv},
+                                                      {"Conv2d", ModuleKind::Conv},
+                                                      {"Conv3d", ModuleKind::Conv},
+                                                      {"ConvTranspose1d", ModuleKind::Conv},
+                                                      {"ConvTranspose2d", ModuleKind::Conv},
+                                                      {"ConvTranspose3d", ModuleKind::Conv},
                                                       {"LayerNorm", ModuleKind::LayerNorm},
                                                       {"BatchNorm1d", ModuleKind::BatchNorm},
                                                       {"BatchNorm2d", ModuleKind::BatchNorm},

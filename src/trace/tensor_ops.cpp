@@ -877,6 +877,143 @@ Value t_linear(Interp& in, const Value& x, const Value& w, const Value& b, Sourc
   return y;
 }
 
+namespace {
+
+// An int or a tuple of nd ints (PyTorch's _ntuple), each checked against `min`.
+std::vector<int64_t> conv_ints(const Value& v, int nd, int64_t dflt, int64_t min, const std::string& what,
+                               SourceLoc loc) {
+  if (v.is_none()) return std::vector<int64_t>(nd, dflt);
+  std::vector<int64_t> out = to_int_list(v, what, loc);
+  if (v.is_int_like()) out.assign(nd, out[0]);
+  if (static_cast<int>(out.size()) != nd) {
+    fail(loc, what + ": expected an int or " + std::to_string(nd) + " ints, got " + std::to_string(out.size()));
+  }
+  for (int64_t x : out) {
+    if (x < min) fail(loc, what + " must be at least " + std::to_string(min) + ", got " + std::to_string(x));
+  }
+  return out;
+}
+
+}  // namespace
+
+Value t_conv(Interp& in, const std::string& fname, const Value& x, const Value& w, const Value& bias,
+             const ConvSpec& spec, SourceLoc loc) {
+  const int nd = spec.nd;
+  TensorObj* tx = need_tensor(x, fname + " input", loc);
+  TensorObj* tw = need_tensor(w, fname + " weight", loc);
+  if (tw->rank() != nd + 2) {
+    fail(loc, fname + ": the weight must be " + std::to_string(nd + 2) + "-D, got " + shape_text(tw->shape));
+  }
+  bool batched = tx->rank() == nd + 2;
+  if (!batched && tx->rank() != nd + 1) {
+    fail(loc, fname + ": expected a " + std::to_string(nd + 1) + "-D (unbatched) or " + std::to_string(nd + 2) +
+                  "-D (batched) input, got " + shape_text(tx->shape));
+  }
+  if (!is_floating(tx->dtype)) fail(loc, fname + " of integer or bool tensors is not supported");
+  if (tx->dtype != tw->dtype) {
+    fail(loc, fname + ": the input (" + torch_dtype_name(tx->dtype) + ") and the weight (" +
+                  torch_dtype_name(tw->dtype) + ") must have the same dtype");
+  }
+  Shape xs = tx->shape;
+  if (!batched) xs.insert(xs.begin(), 1);
+  int64_t groups = spec.groups;
+  if (groups < 1) fail(loc, fname + ": groups must be positive, got " + std::to_string(groups));
+  std::vector<int64_t> stride = conv_ints(spec.stride, nd, 1, 1, fname + " stride", loc);
+  std::vector<int64_t> dilation = conv_ints(spec.dilation, nd, 1, 1, fname + " dilation", loc);
+  std::vector<int64_t> kernel(tw->shape.begin() + 2, tw->shape.end());
+  // Padding on the leading and the trailing side of each spatial dim.
+  std::vector<int64_t> pad_lo(nd, 0), pad_hi(nd, 0);
+  if (spec.padding.is(Kind::Str)) {
+    const std::string& mode = str_of(spec.padding);
+    if (spec.transposed) fail(loc, fname + ": padding='" + mode + "' is not supported by transposed convolutions");
+    if (mode == "same") {
+      for (int d = 0; d < nd; ++d) {
+        if (stride[d] != 1) fail(loc, fname + ": padding='same' is not supported for strided convolutions");
+        int64_t total = dilation[d] * (kernel[d] - 1);
+        pad_lo[d] = total / 2;  // PyTorch puts the odd element of the padding at the end
+        pad_hi[d] = total - pad_lo[d];
+      }
+    } else if (mode != "valid") {
+      fail(loc, fname + ": padding must be 'same', 'valid', an int or a tuple of ints, got '" + mode + "'");
+    }
+  } else {
+    pad_lo = conv_ints(spec.padding, nd, 0, 0, fname + " padding", loc);
+    pad_hi = pad_lo;
+  }
+  std::vector<int64_t> out_pad = conv_ints(spec.output_padding, nd, 0, 0, fname + " output_padding", loc);
+  int64_t c_in = xs[1];
+  int64_t c_out = 0;
+  if (!spec.transposed) {
+    if (tw->shape[0] % groups != 0) {
+      fail(loc, fname + ": out_channels (weight dim 0 = " + std::to_string(tw->shape[0]) +
+                    ") must be divisible by groups (" + std::to_string(groups) + ")");
+    }
+    if (c_in != tw->shape[1] * groups) {
+      fail(loc, fname + ": the input has " + std::to_string(c_in) + " channels, but the weight " +
+                    shape_text(tw->shape) + " with groups=" + std::to_string(groups) + " expects " +
+                    std::to_string(tw->shape[1] * groups));
+    }
+    c_out = tw->shape[0];
+  } else {
+    if (c_in != tw->shape[0]) {
+      fail(loc, fname + ": the input has " + std::to_string(c_in) + " channels, but the weight " +
+                    shape_text(tw->shape) + " expects " + std::to_string(tw->shape[0]));
+    }
+    if (c_in % groups != 0) {
+      fail(loc, fname + ": in_channels (" + std::to_string(c_in) + ") must be divisible by groups (" +
+                    std::to_string(groups) + ")");
+    }
+    c_out = tw->shape[1] * groups;
+  }
+  Shape out = {xs[0], c_out};
+  for (int d = 0; d < nd; ++d) {
+    int64_t size = 0;
+    if (!spec.transposed) {
+      size = (xs[d + 2] + pad_lo[d] + pad_hi[d] - dilation[d] * (kernel[d] - 1) - 1) / stride[d] + 1;
+      if (xs[d + 2] + pad_lo[d] + pad_hi[d] < dilation[d] * (kernel[d] - 1) + 1) size = 0;
+    } else {
+      if (out_pad[d] >= std::max(stride[d], dilation[d])) {
+        fail(loc, fname + ": output_padding (" + std::to_string(out_pad[d]) +
+                      ") must be smaller than either stride or dilation");
+      }
+      size = (xs[d + 2] - 1) * stride[d] - 2 * pad_lo[d] + dilation[d] * (kernel[d] - 1) + out_pad[d] + 1;
+    }
+    if (size <= 0) {
+      fail(loc, fname + ": the output would be empty (input " + shape_text(tx->shape) + ", kernel " +
+                    shape_text(kernel) + ")");
+    }
+    out.push_back(size);
+  }
+  if (!bias.is_none()) {
+    TensorObj* tb = need_tensor(bias, fname + " bias", loc);
+    if (tb->rank() != 1 || tb->shape[0] != c_out) {
+      fail(loc, fname + ": the bias " + shape_text(tb->shape) + " does not match the " + std::to_string(c_out) +
+                    " output channels");
+    }
+    if (tb->dtype != tx->dtype) {
+      fail(loc, fname + ": the bias (" + torch_dtype_name(tb->dtype) + ") and the input (" +
+                    torch_dtype_name(tx->dtype) + ") must have the same dtype");
+    }
+  }
+  check_shape(out, loc);
+  Shape result = out;
+  if (!batched) result.erase(result.begin());
+  if (!traced(in, {tx, tw}, loc)) return shape_only(in, result, tx->dtype);
+  Attr attr;
+  for (auto* v : {&stride, &pad_lo, &dilation}) attr.ints.insert(attr.ints.end(), v->begin(), v->end());
+  attr.ints2 = {groups, spec.transposed ? 1 : 0};
+  const Node* nx = batched ? tx->node : in.graph->reshape(tx->node, xs, loc);
+  Value y = from_node(in, in.graph->conv(nx, tw->node, out, attr, loc));
+  if (!bias.is_none()) {
+    // conv(x, w) + bias => conv(x, w) + bias.view(C_out, 1, ...): the add fuses into the conv's epilogue
+    Shape bs(nd + 1, 1);
+    bs[0] = c_out;
+    y = t_binary(in, Op::Add, y, t_reshape(in, bias, bs, loc), loc);
+  }
+  if (!batched) y = t_reshape(in, y, result, loc);
+  return y;
+}
+
 Value t_full(Interp& in, Shape shape, double value, DType dtype, SourceLoc loc) {
   check_float64(dtype, loc);
   check_shape(shape, loc);

@@ -84,6 +84,18 @@ Value t_index(Interp& in, const Value& x, const Value& index, SourceLoc loc);  /
 Value t_matmul(Interp& in, const Value& a, const Value& b, SourceLoc loc, const char* fname = "matmul");
 Value t_linear(Interp& in, const Value& x, const Value& w, const Value& b, SourceLoc loc);
 
+// A convolution's options as PyTorch spells them: an int or a tuple of nd ints each (padding also 'same' or
+// 'valid' when not transposed); none means the default (stride 1, padding 0, dilation 1, output_padding 0).
+struct ConvSpec {
+  int nd = 2;
+  bool transposed = false;
+  Value stride, padding, dilation, output_padding;
+  int64_t groups = 1;
+};
+// F.conv{nd}d / F.conv_transpose{nd}d (batched or unbatched input), then `+ bias` over the channel dim.
+Value t_conv(Interp& in, const std::string& fname, const Value& x, const Value& w, const Value& bias,
+             const ConvSpec& spec, SourceLoc loc);
+
 // A tensor of one value: a graph constant broadcast to `shape` in forward, shape-only elsewhere.
 Value t_full(Interp& in, Shape shape, double value, DType dtype, SourceLoc loc);
 

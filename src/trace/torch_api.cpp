@@ -494,6 +494,28 @@ Value linear_fn(Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
   return t_linear(in, b[0], b[1], b[2], loc);
 }
 
+// F.conv{1,2,3}d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) and
+// F.conv_transpose{1,2,3}d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1).
+BuiltinFn conv_fn(int nd, bool transposed, const std::string& fname) {
+  return [nd, transposed, fname](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+    ConvSpec spec;
+    spec.nd = nd;
+    spec.transposed = transposed;
+    Value x, w, bias, groups;
+    if (!transposed) {
+      Bound b = bind(in, a, fname, {"input", "weight", "bias=", "stride=", "padding=", "dilation=", "groups="}, loc);
+      x = b[0], w = b[1], bias = b[2], spec.stride = b[3], spec.padding = b[4], spec.dilation = b[5], groups = b[6];
+    } else {
+      Bound b = bind(in, a, fname,
+                     {"input", "weight", "bias=", "stride=", "padding=", "output_padding=", "groups=", "dilation="}, loc);
+      x = b[0], w = b[1], bias = b[2], spec.stride = b[3], spec.padding = b[4], spec.output_padding = b[5];
+      groups = b[6], spec.dilation = b[7];
+    }
+    if (!groups.is_none()) spec.groups = to_int(groups, fname + " groups", loc);
+    return t_conv(in, fname, x, w, bias, spec, loc);
+  };
+}
+
 // --- torch.nn.functional ---
 
 Value gelu_fn(Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
@@ -1005,6 +1027,13 @@ void register_torch(Interp& in) {
   def_both(in, "norm", norm_fn);
   def_fn(in, "torch.linalg.norm", linalg_norm_fn);
   def_fn(in, "torch.linalg.vector_norm", vector_norm_fn);
+  for (int nd = 1; nd <= 3; ++nd) {
+    for (bool transposed : {false, true}) {
+      std::string f = std::string(transposed ? "conv_transpose" : "conv") + std::to_string(nd) + "d";
+      def_fn(in, "torch.nn.functional." + f, conv_fn(nd, transposed, "F." + f));
+      def_fn(in, "torch." + f, conv_fn(nd, transposed, "torch." + f));
+    }
+  }
   for (const ActivationSpec& spec : activation_specs()) {
     def_fn(in, std::string("torch.nn.functional.") + spec.function,
            activation_fn(spec, std::string("F.") + spec.function));

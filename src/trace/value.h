@@ -170,6 +170,7 @@ enum class ModuleKind : uint8_t {
   None,    // not a module class (user plain class, or a builtin type like int)
   Module,  // nn.Module itself, and user subclasses
   Linear,
+  Conv,  // nn.Conv1d/2d/3d and nn.ConvTranspose1d/2d/3d, told apart by class name
   LayerNorm,
   BatchNorm,     // BatchNorm1d/2d/3d, told apart by class name
   InstanceNorm,  // InstanceNorm1d/2d/3d

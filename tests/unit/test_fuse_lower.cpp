@@ -165,3 +165,59 @@ TEST(SinkReshape, ActivationOfReshapedValueMovesBeforeTheReshape) {
 
 }  // namespace
 }  // namespace tz
+
+namespace tz {
+namespace {
+
+const Node* conv(Built& b, const Node* x, const Node* w, Shape out, std::vector<int64_t> ints, int64_t groups,
+                 bool transposed = false) {
+  Attr a;
+  a.ints = std::move(ints);
+  a.ints2 = {groups, transposed ? 1 : 0};
+  return b.g->conv(x, w, std::move(out), a);
+}
+
+TEST(FuseConv, BiasAndReluJoinTheConvKernel) {
+  Built b;
+  const Node* x = b.in("x", {2, 5, 13, 11});
+  const Node* w = b.param("conv.weight", {19, 5, 3, 3});
+  const Node* bias = b.g->reshape(b.param("conv.bias", {19}), {19, 1, 1});
+  const Node* y = conv(b, x, w, {2, 19, 13, 11}, {1, 1, 1, 1, 1, 1}, 1);
+  b.g->outputs = {b.g->unary(Op::Relu, b.g->binary(Op::Add, y, bias))};
+  Schedule s = fuse(decompose(*b.g));
+  ASSERT_EQ(s.groups.size(), 1u);
+  EXPECT_EQ(s.groups[0].kind, GroupKind::Conv);
+  std::string text = lower_to_text(s, {"x"});
+  EXPECT_NE(text.find("def fused_conv2d_add_relu_kernel("), std::string::npos) << text;
+  EXPECT_NE(text.find("tl.dot(wt, xt, acc, input_precision=PRECISION)"), std::string::npos) << text;
+  // padding 1 on both sides of both dims: all four bounds are checked
+  EXPECT_NE(text.find("valid = (i0 >= 0) & (i0 < 13) & (i1 >= 0) & (i1 < 11)"), std::string::npos) << text;
+}
+
+TEST(FuseConv, DepthwiseAccumulatesWithoutDot) {
+  Built b;
+  const Node* x = b.in("x", {2, 7, 23, 19});
+  const Node* w = b.param("conv.weight", {7, 1, 3, 3});
+  b.g->outputs = {conv(b, x, w, {2, 7, 12, 10}, {2, 2, 1, 1, 1, 1}, 7)};
+  Schedule s = fuse(decompose(*b.g));
+  ASSERT_EQ(s.groups.size(), 1u);
+  std::string text = lower_to_text(s, {"x"});
+  EXPECT_EQ(text.find("tl.dot("), std::string::npos) << text;
+  EXPECT_NE(text.find("grp = tl.program_id(1)"), std::string::npos) << text;
+  EXPECT_NE(text.find("acc = acc + wv[:, None] * xv[None, :]"), std::string::npos) << text;
+}
+
+TEST(FuseConv, StridedTransposedConvSplitsByPhase) {
+  Built b;
+  const Node* x = b.in("x", {2, 9, 5, 7});
+  const Node* w = b.param("up.weight", {9, 10, 4, 4});
+  b.g->outputs = {conv(b, x, w, {2, 10, 10, 14}, {2, 2, 1, 1, 1, 1}, 1, true)};
+  Schedule s = fuse(decompose(*b.g));
+  std::string text = lower_to_text(s, {"x"});
+  EXPECT_NE(text.find("phase = tl.program_id(2)"), std::string::npos) << text;
+  EXPECT_NE(text.find("i0 = q0 + base0 - j0"), std::string::npos) << text;
+  EXPECT_EQ(text.find("% 2 == 0"), std::string::npos) << text;  // no stride-hole masks
+}
+
+}  // namespace
+}  // namespace tz

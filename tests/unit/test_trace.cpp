@@ -810,9 +810,9 @@ TEST(TraceErrors, OpaqueImport) {
 }
 
 TEST(TraceErrors, UnsupportedModule) {
-  EXPECT_EQ(trace_error(forward_module("        return self.conv(x)\n", "torch.randn(1, 3, 8, 8)",
-                                       "        self.conv = nn.Conv2d(3, 8, 3)\n")),
-            "7:21: nn.Conv2d is not supported yet");
+  EXPECT_EQ(trace_error(forward_module("        return self.rnn(x)\n", "torch.randn(1, 3, 8)",
+                                       "        self.rnn = nn.LSTM(8, 16)\n")),
+            "7:20: nn.LSTM is not supported yet");
   EXPECT_EQ(trace_error(forward_module("        return self.drop(x)\n", "torch.randn(4)",
                                        "        self.drop = nn.Dropout(0.1)\n")),
             "9:16: nn.Dropout with p > 0 in training mode is random: not supported");
@@ -957,6 +957,71 @@ TEST(Trace, Corpus) {
     ++count;
   }
   EXPECT_GE(count, 40);
+}
+
+}  // namespace
+}  // namespace tz
+
+namespace tz {
+namespace {
+
+TEST(TraceConv, OutputSizesAndAttributes) {
+  // padding='same' with an even kernel: 1 before, 2 after (PyTorch's split); the conv keeps the leading side.
+  EXPECT_EQ(fwd("        return F.conv2d(x, y, padding='same')\n", "torch.randn(2, 3, 9, 8), torch.randn(5, 3, 4, 1)"),
+            "%0 = input #0 : f32[2, 3, 9, 8]\n"
+            "%1 = input #1 : f32[5, 3, 4, 1]\n"
+            "%2 = conv %0 %1 {1,1,1,0,1,1} groups=1 : f32[2, 5, 9, 8]\n"
+            "return %2\n");
+  // Transposed: (in - 1) * stride - 2 * padding + dilation * (k - 1) + output_padding + 1.
+  EXPECT_EQ(fwd("        return F.conv_transpose1d(x, y, stride=3, padding=2, output_padding=1, groups=2)\n",
+                "torch.randn(4, 6, 10), torch.randn(6, 5, 5)"),
+            "%0 = input #0 : f32[4, 6, 10]\n"
+            "%1 = input #1 : f32[6, 5, 5]\n"
+            "%2 = conv %0 %1 {3,2,1} groups=2 transposed : f32[4, 10, 29]\n"
+            "return %2\n");
+  // An unbatched input gains a batch dim of 1 around the conv.
+  EXPECT_EQ(fwd("        return F.conv1d(x, y, stride=2, dilation=2)\n", "torch.randn(3, 11), torch.randn(4, 3, 3)"),
+            "%0 = input #0 : f32[3, 11]\n"
+            "%1 = input #1 : f32[4, 3, 3]\n"
+            "%2 = reshape %0 : f32[1, 3, 11]\n"
+            "%3 = conv %2 %1 {2,0,2} groups=1 : f32[1, 4, 4]\n"
+            "%4 = reshape %3 : f32[4, 4]\n"
+            "return %4\n");
+}
+
+TEST(TraceConv, ConvTransposeInitReplayUsesWeightDimOne) {
+  Traced t = trace_text(forward_module("        return self.up(x)\n", "torch.randn(2, 8, 5, 5)",
+                                       "        self.up = nn.ConvTranspose2d(8, 6, 3, stride=2, groups=2)\n"));
+  EXPECT_EQ(t.init,
+            "# self.up = nn.ConvTranspose2d(8, 6, 3, stride=2, groups=2)\n"
+            "self.up = nn.Module()\n"
+            "self.up.weight = nn.Parameter(torch.empty(8, 3, 3, 3))\n"
+            "self.up.bias = nn.Parameter(torch.empty(6))\n"
+            "nn.init.kaiming_uniform_(self.up.weight, a=math.sqrt(5))\n"
+            "bound = 1 / math.sqrt(27)\n"
+            "nn.init.uniform_(self.up.bias, -bound, bound)\n");
+}
+
+TEST(TraceConv, ConvTransposeOutputSizeSetsOutputPadding) {
+  Traced t = trace_text(forward_module("        return self.up(x, output_size=[2, 8, 11, 12])\n", "torch.randn(2, 4, 5, 5)",
+                                       "        self.up = nn.ConvTranspose2d(4, 8, 3, stride=2)\n"));
+  EXPECT_NE(t.graph.find("conv %0 %2 {2,2,0,0,1,1} groups=1 transposed : f32[2, 8, 11, 12]"), std::string::npos)
+      << t.graph;
+  EXPECT_EQ(trace_error(forward_module("        return self.up(x, output_size=(13, 11))\n", "torch.randn(2, 4, 5, 5)",
+                                       "        self.up = nn.ConvTranspose2d(4, 8, 3, stride=2)\n")),
+            "9:16: nn.ConvTranspose2d: requested output size 13 is not between 11 and 12");
+}
+
+TEST(TraceConv, LocatedErrors) {
+  EXPECT_EQ(trace_error(forward_module("        return F.conv2d(x, y, groups=2)\n",
+                                       "torch.randn(2, 3, 9, 8), torch.randn(4, 3, 3, 3)")),
+            "8:16: F.conv2d: the input has 3 channels, but the weight [4, 3, 3, 3] with groups=2 expects 6");
+  EXPECT_EQ(trace_error(forward_module("        return F.conv2d(x, y, padding='full')\n",
+                                       "torch.randn(2, 3, 9, 8), torch.randn(4, 3, 3, 3)")),
+            "8:16: F.conv2d: padding must be 'same', 'valid', an int or a tuple of ints, got 'full'");
+  EXPECT_EQ(trace_error(forward_module("        return F.conv2d(x, y, stride=(1, 2, 1))\n",
+                                       "torch.randn(2, 3, 9, 8), torch.randn(4, 3, 3, 3)")),
+            "8:16: F.conv2d stride: expected an int or 2 ints, got 3");
 }
 
 }  // namespace

@@ -1,0 +1,354 @@
+// Convolution kernels (1-D/2-D/3-D; strided, padded, dilated, grouped, transposed) as an implicit GEMM read
+// straight from the NCHW tensors: each program owns a [BLOCK_CO output channels, BLOCK_P output positions]
+// tile (positions = batch and spatial dims flattened, so loads and the store run along the contiguous width),
+// loops over the kernel positions and, inside, over the input channels of its group; padding and the stride
+// holes of transposed convolutions are load masks. Channels are the tl.dot reduction when a group has at least
+// kConvMinDotChannels output channels; smaller groups (depthwise) accumulate outer products in registers instead.
+// The fused pointwise epilogue (bias, activations) runs on the float32 accumulator before the single store.
+#include <algorithm>
+
+#include "graph/view.h"
+#include "kernel/lower_kinds.h"
+#include "passes/conv_layout.h"
+
+namespace tz {
+
+namespace {
+
+std::vector<int64_t> strides_of(const Node* operand) {
+  std::vector<int64_t> st;
+  TZ_ASSERT(view_strides(operand, st), "conv operand is not a strided view");
+  for (size_t d = 0; d < st.size(); ++d) {
+    if (operand->shape[d] == 1) st[d] = 0;
+  }
+  return st;
+}
+
+TStmt loop(const std::string& var, const TExpr* start, const TExpr* stop, const TExpr* step) {
+  TStmt s{TStmtKind::For};
+  s.var = var;
+  s.start = start;
+  s.stop = stop;
+  s.step = step;
+  return s;
+}
+
+}  // namespace
+
+void lower_conv(KernelJob& job) {
+  const Group& g = job.group;
+  TileBuilder b(job.arena);
+  ValueEmitter ve(b, job.schedule, g, job.buffers);
+  const Node* conv = g.nodes.front();
+  TZ_ASSERT(conv->op == Op::Conv, "conv kernel without a conv first");
+  const Node* x = conv->src[0];
+  const Node* w = conv->src[1];
+  const int rank = conv->rank(), nd = rank - 2;
+  const auto& ints = conv->attr.ints;
+  std::vector<int64_t> stride(ints.begin(), ints.begin() + nd), pad(ints.begin() + nd, ints.begin() + 2 * nd),
+      dil(ints.begin() + 2 * nd, ints.end());
+  const int64_t groups = conv->attr.ints2[0];
+  const bool transposed = conv->attr.ints2[1] != 0;
+  const int64_t batch = conv->shape[0], c_out = conv->shape[1], c_in = x->shape[1];
+  const int64_t cig = c_in / groups, cog = c_out / groups;
+  std::vector<int64_t> ksize(w->shape.begin() + 2, w->shape.end()), isize(x->shape.begin() + 2, x->shape.end()),
+      osize(conv->shape.begin() + 2, conv->shape.end());
+  // A transposed conv with stride s > 1 (and dilation 1) along a dim is split by output phase (o mod s): the
+  // outputs of one phase read the kernel taps k = k0 + s * j only, so no step is spent on stride holes.
+  // Per dim: psize = positions of one phase (or all outputs), tsize = taps the loop visits.
+  std::vector<char> phased(nd, 0);
+  std::vector<int64_t> psize = osize, tsize = ksize;
+  int64_t phases = 1;
+  for (int d = 0; d < nd; ++d) {
+    if (transposed && stride[d] > 1 && dil[d] == 1) {
+      phased[d] = 1;
+      psize[d] = (osize[d] + stride[d] - 1) / stride[d];
+      tsize[d] = (ksize[d] + stride[d] - 1) / stride[d];
+      phases *= stride[d];
+    }
+  }
+  int64_t kvol = 1, s_out = 1;
+  for (int d = 0; d < nd; ++d) kvol *= tsize[d], s_out *= psize[d];
+  const int64_t positions = batch * s_out;
+  const bool half = conv->dtype == DType::Float16 || conv->dtype == DType::BFloat16;
+  const bool use_dot = conv_uses_dot(conv);
+
+  int64_t block_co, block_p, block_k = 1;
+  if (use_dot) {
+    block_co = std::clamp<int64_t>(next_pow2(cog), 16, 128);
+    block_p = std::clamp<int64_t>(next_pow2(positions), 16, 128);
+    block_k = std::clamp<int64_t>(next_pow2(cig), 16, half ? 64 : 32);
+  } else {
+    block_co = next_pow2(cog);
+    block_p = std::clamp<int64_t>(next_pow2(positions), 16, 1024 / block_co);
+  }
+  const int64_t co_tiles = (cog + block_co - 1) / block_co, p_tiles = (positions + block_p - 1) / block_p;
+
+  auto& body = job.kernel.body;
+  ve.out = &body;
+  std::string x_ptr = job.buffers.pointer(view_root(x));
+  std::string w_ptr = job.buffers.pointer(view_root(w));
+  std::vector<int64_t> sx = strides_of(x), sw = strides_of(w);
+  // Weight strides of the input channel and the output channel (the layouts differ when transposed).
+  const int64_t sw_ci = transposed ? sw[0] : sw[1], sw_co = transposed ? sw[1] : sw[0];
+
+  const TExpr* CIG = job.constexpr_param("C_IN_GROUP", cig);
+  const TExpr* COG = job.constexpr_param("C_OUT_GROUP", cog);
+  const TExpr* P = job.constexpr_param("P", positions);
+  const TExpr* BCO = job.constexpr_param("BLOCK_CO", block_co);
+  const TExpr* BP = job.constexpr_param("BLOCK_P", block_p);
+  const TExpr* BK = use_dot ? job.constexpr_param("BLOCK_K", block_k) : nullptr;
+  if (use_dot) {
+    job.kernel.params.push_back({"PRECISION", ParamKind::Constexpr});
+    job.launch.args.push_back({"PRECISION", half ? "\"ieee\"" : "conv_precision"});
+  }
+  auto assign = [&](std::vector<TStmt>& out, const std::string& name, const TExpr* v) {
+    out.push_back(TileBuilder::assign(name, v));
+    return b.var(name);
+  };
+  auto scaled = [&](const TExpr* idx, int64_t s) { return s == 1 ? idx : b.mul(idx, b.i(s)); };
+  auto sum = [&](const TExpr* acc, const TExpr* term) { return acc ? b.add(acc, term) : term; };
+
+  // Program -> (position tile, channel tile, group); the channel tiles of one position tile run side by side,
+  // so the input they share is read from L2.
+  const TExpr* pid = assign(body, "pid", b.program_id(0));
+  const TExpr* pid_p = pid;
+  const TExpr* pid_co = b.i(0);
+  if (co_tiles > 1) {
+    pid_p = assign(body, "pid_p", b.op(TOp::FloorDiv, {pid, b.i(co_tiles)}));
+    pid_co = assign(body, "pid_co", b.op(TOp::Mod, {pid, b.i(co_tiles)}));
+  }
+  const TExpr* grp = groups > 1 ? assign(body, "grp", b.program_id(1)) : nullptr;
+  // Output phase of the phased dims: first tap k0 and the input offset `base` of the phase's first output.
+  std::vector<const TExpr*> ph(nd, nullptr), k0(nd, nullptr), base(nd, nullptr);
+  if (phases > 1) {
+    const TExpr* phase = assign(body, "phase", b.program_id(2));
+    int64_t pinner = 1;
+    for (int d = nd - 1; d >= 0; --d) {
+      if (!phased[d]) continue;
+      std::string sd = std::to_string(d);
+      const TExpr* e = phase;
+      if (pinner > 1) e = b.op(TOp::FloorDiv, {e, b.i(pinner)});
+      if (pinner * stride[d] < phases) e = b.op(TOp::Mod, {e, b.i(stride[d])});
+      ph[d] = assign(body, "ph" + sd, e);
+      const TExpr* shifted = pad[d] ? b.add(ph[d], b.i(pad[d])) : ph[d];
+      k0[d] = assign(body, "kfirst" + sd, b.op(TOp::Mod, {shifted, b.i(stride[d])}));
+      base[d] = assign(body, "base" + sd, b.op(TOp::FloorDiv, {b.op(TOp::Sub, {shifted, k0[d]}), b.i(stride[d])}));
+      pinner *= stride[d];
+    }
+  }
+  body.push_back(TileBuilder::comment("rc: output channels (within the group), rp: output positions (batch, spatial)"));
+  const TExpr* rc = assign(body, "rc", co_tiles > 1 ? b.add(b.mul(pid_co, BCO), b.arange(BCO)) : b.arange(BCO));
+  // When the position tiles divide an image, a tile's batch index is one scalar and its positions are an
+  // aligned, contiguous run (which Triton can vectorize, e.g. for 1x1 convs).
+  const bool image_tiles = batch > 1 && s_out % block_p == 0;
+  const TExpr* rp = nullptr;
+  const TExpr* nb = nullptr;
+  const TExpr* sp = nullptr;
+  const TExpr* cw = nullptr;
+  if (image_tiles) {
+    const int64_t per_image = s_out / block_p;
+    nb = assign(body, "nb", per_image > 1 ? b.op(TOp::FloorDiv, {pid_p, b.i(per_image)}) : pid_p);
+    const TExpr* tile = per_image > 1 ? b.op(TOp::Mod, {pid_p, b.i(per_image)}) : b.i(0);
+    sp = assign(body, "sp", per_image > 1 ? b.add(b.mul(tile, BP), b.arange(BP)) : b.arange(BP));
+  } else {
+    rp = assign(body, "rp", b.add(b.mul(pid_p, BP), b.arange(BP)));
+  }
+  // Out-of-range rows and columns wrap around instead of masking every load; the store is masked.
+  cw = cog % block_co ? assign(body, "cw", b.op(TOp::Mod, {rc, COG})) : rc;
+  const TExpr* pw = rp && positions % block_p ? assign(body, "pw", b.op(TOp::Mod, {rp, P})) : rp;
+  if (!image_tiles) {
+    sp = pw;
+    if (batch > 1 && s_out > 1) {
+      nb = assign(body, "nb", b.op(TOp::FloorDiv, {pw, b.i(s_out)}));
+      sp = assign(body, "sp", b.op(TOp::Mod, {pw, b.i(s_out)}));
+    } else if (batch > 1) {
+      nb = pw;
+    }
+  }
+  std::vector<const TExpr*> o(nd, nullptr), q(nd, nullptr);
+  int64_t inner = 1;
+  for (int d = nd - 1; d >= 0; --d) {
+    const TExpr* e = sp;
+    if (inner > 1) e = b.op(TOp::FloorDiv, {e, b.i(inner)});
+    if (d > 0) e = b.op(TOp::Mod, {e, b.i(psize[d])});
+    std::string sd = std::to_string(d);
+    if (phased[d]) {
+      q[d] = psize[d] == 1 ? b.i(0) : assign(body, "q" + sd, e);
+      o[d] = assign(body, "o" + sd, b.add(scaled(q[d], stride[d]), ph[d]));
+    } else {
+      o[d] = osize[d] == 1 ? b.i(0) : assign(body, "o" + sd, e);
+    }
+    inner *= psize[d];
+  }
+
+  const TExpr* x_base = b.var(x_ptr);
+  if (nb && sx[0]) x_base = b.add(x_base, scaled(nb, sx[0]));
+  if (grp) x_base = b.add(x_base, b.mul(grp, b.i(cig * sx[1])));
+  x_base = assign(body, "x_base", x_base);
+  const TExpr* w_base = b.var(w_ptr);
+  if (grp) w_base = b.add(w_base, b.mul(grp, b.i(transposed ? cig * sw_ci : cog * sw_co)));
+  w_base = assign(body, "w_base", b.add(w_base, scaled(cw, sw_co)));
+  if (use_dot) assign(body, "rk", b.arange(BK));
+  body.push_back(TileBuilder::assign("acc", b.zeros("[BLOCK_CO, BLOCK_P]", DType::Float32)));
+
+  // One loop over (kernel position r, channel chunk c), r outer, so that Triton pipelines the loads across
+  // the whole reduction. Each step: the input position every output reads at r, whether it exists (padding,
+  // stride holes), then one chunk of the group's input channels.
+  const int64_t chunks = use_dot ? (cig + block_k - 1) / block_k : cig;
+  const int64_t iters = kvol * chunks;
+  std::vector<TStmt> kbody;
+  const TExpr* kk = iters > 1 ? b.var("kk") : nullptr;
+  const TExpr* r_var = nullptr;
+  const TExpr* chunk = nullptr;
+  if (kvol > 1) r_var = chunks > 1 ? assign(kbody, "r", b.op(TOp::FloorDiv, {kk, b.i(chunks)})) : kk;
+  if (chunks > 1) {
+    const TExpr* c = kvol > 1 ? b.op(TOp::Mod, {kk, b.i(chunks)}) : kk;
+    chunk = use_dot ? assign(kbody, "c0", b.mul(c, BK)) : assign(kbody, "ci", c);
+  }
+  std::vector<const TExpr*> k(nd, nullptr), j(nd, nullptr);
+  int64_t kinner = 1;
+  for (int d = nd - 1; d >= 0; --d) {
+    if (tsize[d] > 1) {
+      const TExpr* e = r_var;
+      if (kinner > 1) e = b.op(TOp::FloorDiv, {e, b.i(kinner)});
+      if (kinner * tsize[d] < kvol) e = b.op(TOp::Mod, {e, b.i(tsize[d])});
+      (phased[d] ? j : k)[d] = assign(kbody, (phased[d] ? "j" : "k") + std::to_string(d), e);
+    }
+    kinner *= tsize[d];
+  }
+  const TExpr* valid = nullptr;
+  const TExpr* x_off = nullptr;
+  const TExpr* w_off = nullptr;
+  for (int d = 0; d < nd; ++d) {
+    std::string sd = std::to_string(d);
+    const TExpr* kd = k[d] ? scaled(k[d], dil[d]) : nullptr;
+    const TExpr* id = nullptr;
+    if (phased[d]) {
+      // tap k = k0 + stride * j reads input q + base - j; taps past the kernel's end read zeros (and a clamped,
+      // in-bounds weight)
+      const TExpr* kj = j[d] ? b.add(k0[d], scaled(j[d], stride[d])) : k0[d];
+      k[d] = assign(kbody, "k" + sd, kj);
+      if (ksize[d] % stride[d]) {
+        valid = b.band(valid, b.lt(k[d], b.i(ksize[d])));
+        k[d] = assign(kbody, "kc" + sd, b.op(TOp::Minimum, {k[d], b.i(ksize[d] - 1)}));
+      }
+      const TExpr* e = b.add(q[d], base[d]);
+      if (j[d]) e = b.op(TOp::Sub, {e, j[d]});
+      id = assign(kbody, "i" + sd, e);
+      valid = b.band(valid, b.op(TOp::Ge, {id, b.i(0)}));
+      valid = b.band(valid, b.lt(id, b.i(isize[d])));
+    } else if (!transposed) {
+      // in = out * stride - padding + k * dilation
+      const TExpr* e = scaled(o[d], stride[d]);
+      if (pad[d]) e = b.op(TOp::Sub, {e, b.i(pad[d])});
+      if (kd) e = b.add(e, kd);
+      id = osize[d] == 1 && !kd && !pad[d] ? nullptr : assign(kbody, "i" + sd, e);
+      if (id) {
+        if (pad[d]) valid = b.band(valid, b.op(TOp::Ge, {id, b.i(0)}));
+        if ((osize[d] - 1) * stride[d] - pad[d] + (ksize[d] - 1) * dil[d] >= isize[d]) {
+          valid = b.band(valid, b.lt(id, b.i(isize[d])));
+        }
+      }
+    } else {
+      // out = in * stride - padding + k * dilation: in = t / stride where t = out + padding - k * dilation
+      // is a non-negative multiple of the stride
+      const TExpr* t = o[d];
+      if (pad[d]) t = b.add(t, b.i(pad[d]));
+      if (kd) t = b.op(TOp::Sub, {t, kd});
+      t = assign(kbody, "t" + sd, t);
+      valid = b.band(valid, b.op(TOp::Ge, {t, b.i(0)}));
+      if (stride[d] > 1) {
+        valid = b.band(valid, b.op(TOp::Eq, {b.op(TOp::Mod, {t, b.i(stride[d])}), b.i(0)}));
+        id = assign(kbody, "i" + sd, b.op(TOp::FloorDiv, {t, b.i(stride[d])}));
+      } else {
+        id = t;
+      }
+      valid = b.band(valid, b.lt(id, b.i(isize[d])));
+    }
+    if (id && sx[d + 2]) x_off = sum(x_off, scaled(id, sx[d + 2]));
+    if (k[d] && sw[d + 2]) w_off = sum(w_off, scaled(k[d], sw[d + 2]));
+  }
+  // A 1x1 conv with stride 1 and no padding reads the input at the output's own flat spatial index.
+  bool dense = !transposed && kvol == 1 && sp != nullptr;
+  int64_t run = 1;
+  for (int d = nd - 1; d >= 0; --d) {
+    dense = dense && stride[d] == 1 && pad[d] == 0 && isize[d] == osize[d] && (isize[d] == 1 || sx[d + 2] == run);
+    run *= isize[d];
+  }
+  if (dense) x_off = sp;
+  if (valid) valid = assign(kbody, "valid", valid);
+  const TExpr* x_ptrs = assign(kbody, "x_ptrs", x_off ? b.add(b.var("x_base"), x_off) : b.var("x_base"));
+  const TExpr* w_ptrs = assign(kbody, "w_ptrs", w_off ? b.add(b.var("w_base"), w_off) : b.var("w_base"));
+
+  std::vector<TStmt>& cbody = kbody;
+  if (use_dot) {
+    const TExpr* ck = chunk ? assign(cbody, "ck", b.add(chunk, b.var("rk"))) : b.var("rk");
+    const TExpr* kmask_row = cig % block_k ? b.lt(b.expand(ck, "None, :"), CIG) : nullptr;
+    const TExpr* kmask_col = cig % block_k ? b.lt(b.expand(ck, ":, None"), CIG) : nullptr;
+    const TExpr* wt_ptr = b.add(b.expand(w_ptrs, ":, None"), scaled(b.expand(ck, "None, :"), sw_ci));
+    const TExpr* xt_ptr = b.add(b.expand(x_ptrs, "None, :"), scaled(b.expand(ck, ":, None"), sx[1]));
+    const TExpr* xmask = b.band(valid ? b.expand(valid, "None, :") : nullptr, kmask_col);
+    assign(cbody, "wt", b.load(wt_ptr, kmask_row, kmask_row ? b.f(0.0) : nullptr));
+    assign(cbody, "xt", b.load(xt_ptr, xmask, xmask ? b.f(0.0) : nullptr));
+    assign(cbody, "acc", b.op(TOp::Dot, {b.var("wt"), b.var("xt"), b.var("acc"), b.var("PRECISION")}));
+  } else {
+    const TExpr* ci = chunk;
+    const TExpr* wv_ptr = ci ? b.add(w_ptrs, scaled(ci, sw_ci)) : w_ptrs;
+    const TExpr* xv_ptr = ci ? b.add(x_ptrs, scaled(ci, sx[1])) : x_ptrs;
+    assign(cbody, "wv", b.cast(b.load(wv_ptr, nullptr, nullptr), DType::Float32));
+    assign(cbody, "xv", b.cast(b.load(xv_ptr, valid, valid ? b.f(0.0) : nullptr), DType::Float32));
+    assign(cbody, "acc",
+           b.add(b.var("acc"), b.mul(b.expand(b.var("wv"), ":, None"), b.expand(b.var("xv"), "None, :"))));
+  }
+  if (iters > 1) {
+    TStmt l = loop("kk", b.i(0), job.constexpr_param("K_ITERS", iters), b.i(1));
+    l.body = std::move(kbody);
+    body.push_back(std::move(l));
+  } else {
+    for (auto& s : kbody) body.push_back(std::move(s));
+  }
+
+  // Epilogue over the accumulator tile: channels along axis 0, positions along axis 1.
+  // The spatial dims merge into one (indexed by sp) when every access of the epilogue walks them densely.
+  int last_spatial = -1;
+  for (int d = 2; d < rank; ++d) {
+    if (conv->shape[d] > 1) last_spatial = d;
+  }
+  bool merged = false;
+  if (phases == 1 && last_spatial >= 0 && sp) {
+    for (auto* out : g.outputs) {
+      ve.collect(out, group_map(g, out));
+      ve.collect_store(out, group_map(g, out));
+    }
+    ve.merge_dims([](int d) { return d >= 2; });
+    merged = true;
+    for (int d = 2; d < rank; ++d) merged = merged && (conv->shape[d] == 1 || ve.rep()[d] == last_spatial);
+  }
+  if (!merged) ve.merge_dims([](int) { return false; });
+  const TExpr* co_full = grp ? b.add(b.mul(grp, COG), rc) : rc;
+  ve.index[0] = !nb ? b.i(0) : image_tiles ? nb : b.expand(nb, "None, :");
+  ve.index[1] = b.expand(co_full, ":, None");
+  ve.axis_of[0] = image_tiles ? -1 : 1;
+  ve.axis_of[1] = 0;
+  for (int d = 0; d < nd; ++d) {
+    if (osize[d] > 1) ve.index[d + 2] = b.expand(o[d], "None, :");
+    ve.axis_of[d + 2] = 1;
+  }
+  if (merged) ve.index[last_spatial] = b.expand(sp, "None, :");
+  const TExpr* p_mask = positions % block_p == 0 ? nullptr : b.lt(b.expand(rp, "None, :"), P);
+  for (int d = 0; d < nd; ++d) {
+    if (phased[d] && osize[d] % stride[d]) p_mask = b.band(p_mask, b.lt(b.expand(o[d], "None, :"), b.i(osize[d])));
+  }
+  ve.axis_mask = {cog % block_co == 0 ? nullptr : b.lt(b.expand(rc, ":, None"), COG), p_mask};
+  ve.keep_in_cache(conv, group_map(g, conv), b.var("acc"));
+  for (auto* out : g.outputs) ve.store(out, group_map(g, out), ve.value(out, group_map(g, out)));
+
+  job.launch.grid = {std::to_string(p_tiles * co_tiles)};
+  if (groups > 1 || phases > 1) job.launch.grid.push_back(std::to_string(groups));
+  if (phases > 1) job.launch.grid.push_back(std::to_string(phases));
+  job.launch.num_warps = block_co * block_p >= 128 * 128 ? 8 : 4;
+  if (use_dot) job.launch.num_stages = 3;
+}
+
+}  // namespace tz

@@ -1,0 +1,20 @@
+// conv_layout: the weights of convolutions that reduce channels with tl.dot are read through a copy laid out
+// [*k, C_in, C_out] (C_out contiguous), made by one small kernel per forward, so that the conv kernel's weight
+// tiles are coalesced loads. After it, every such conv's weight is a view of a copy whose output-channel
+// stride is 1.
+#pragma once
+
+#include <memory>
+
+#include "graph/graph.h"
+
+namespace tz {
+
+// Groups of at least this many output channels reduce with tl.dot; smaller groups (depthwise) accumulate
+// outer products in registers (kernel/lower_conv.cpp). Shared so that both decide alike.
+constexpr int64_t kConvMinDotChannels = 8;
+bool conv_uses_dot(const Node* conv);
+
+std::unique_ptr<Graph> conv_layout(const Graph& g);
+
+}  // namespace tz
