@@ -294,6 +294,9 @@ void verify(const Graph& g) {
       case OpKind::Reduce:
       case OpKind::View: TZ_ASSERT(n->src.size() == 1, "arity"); break;
       case OpKind::Matmul: TZ_ASSERT(n->src.size() == 2, "matmul arity"); break;
+      case OpKind::Window:
+        TZ_ASSERT(n->src.size() == 1 && n->rank() == n->src[0]->rank(), "pooling arity and rank");
+        break;
       case OpKind::Composite: break;
     }
     if (is_pointwise(n->op)) {

@@ -56,6 +56,9 @@ std::string kernel_name(const Group& g) {
   }
   if (parts.empty()) parts.push_back("copy");
   if (parts.size() == 1 && g.kind == GroupKind::Matmul) return "matmul_kernel";
+  if (parts.size() == 1 && g.kind == GroupKind::Window) {  // "max_pool2d_kernel"
+    return parts[0] + std::to_string(pooled_dims(g.nodes[0])) + "d_kernel";
+  }
   std::string out = "fused";
   if (parts.size() == 1) out = g.kind == GroupKind::Reduction ? "reduce" : "pointwise";
   for (size_t i = 0; i < parts.size() && i < 5; ++i) out += "_" + parts[i];
@@ -164,6 +167,7 @@ ForwardPlan lower(const Schedule& s, TileArena& arena, const LowerOptions& optio
         lower_matmul(job);
         plan.uses_matmul_precision = true;
         break;
+      case GroupKind::Window: lower_window(job); break;
     }
     // Parameters: tensors first (inputs in first-use order, then outputs), then compile-time sizes.
     std::vector<KernelParam> params;

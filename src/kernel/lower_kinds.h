@@ -1,4 +1,4 @@
-// One lowering per kernel kind (pointwise, reduction, matmul), called by lower(). Internal to kernel/.
+// One lowering per kernel kind (pointwise, reduction, matmul, window), called by lower(). Internal to kernel/.
 #pragma once
 
 #include <string>
@@ -24,6 +24,7 @@ struct KernelJob {
 void lower_pointwise(KernelJob& job);
 void lower_reduction(KernelJob& job);
 void lower_matmul(KernelJob& job);
+void lower_window(KernelJob& job);
 
 int64_t next_pow2(int64_t v);
 // The dim map of `n` in its group (identity on the space; kept dims for reduced values).

@@ -2,7 +2,7 @@
 //
 // A group is one kernel. Its iteration space (`space`) is the output shape of a pointwise group, the input shape
 // of a reduction group (reductions over `axes`; values in the group are either "full" — shaped like `space` —
-// or "reduced"), or the output shape of a matmul group. Leaves (inputs, params, constants) and views of
+// or "reduced"), or the output shape of a matmul or window (pooling) group. Leaves (inputs, params, constants) and views of
 // materialized values are not in any group: kernels read them through strided loads.
 #pragma once
 
@@ -14,7 +14,7 @@
 
 namespace tz {
 
-enum class GroupKind { Pointwise, Reduction, Matmul };
+enum class GroupKind { Pointwise, Reduction, Matmul, Window };
 
 struct Group {
   int id = 0;
