@@ -1,9 +1,9 @@
 // Window (pooling) kernels: a 1-D tile of BLOCK outputs over the flat output space, so that neighbouring lanes
 // own neighbouring outputs of the contiguous last dim and their loads are coalesced (a stride apart). Each
 // program loops over the static window offsets, innermost dims unrolled, loading the input with a mask for
-// padding and bounds (max pads with -inf, avg with 0) and accumulating in float32. The kept (batch, channel)
-// dims merge when the input's strides allow, and give one base offset per output; pointwise consumers of the
-// pooled value run after the loop, before the store.
+// padding and bounds (max pads with -inf and lets NaN through as PyTorch does, avg pads with 0) and
+// accumulating in float32. The kept (batch, channel) dims merge when the input's strides allow, and give one
+// base offset per output; pointwise consumers of the pooled value run after the loop, before the store.
 #include <algorithm>
 #include <limits>
 
@@ -186,8 +186,8 @@ void lower_window(KernelJob& job) {
       loop.unroll = unroll[j];
       const TExpr* k = b.var(loop.var);
       const TExpr* pos = b.add(start[j], w.dilation == 1 ? k : b.mul(k, b.i(w.dilation)));
-      loop.body.push_back(TileBuilder::assign("i" + l, pos));
-      pos = b.var("i" + l);
+      loop.body.push_back(TileBuilder::assign(l + "_in", pos));
+      pos = b.var(l + "_in");
       // Bounds only where some window crosses them.
       const TExpr* ok = nullptr;
       if (w.adaptive) {
@@ -214,7 +214,14 @@ void lower_window(KernelJob& job) {
     const TExpr* v = b.load(b.add(x_ptr, off), mask, mask ? b.f(pad_value) : nullptr);
     cur->push_back(TileBuilder::assign("v", b.cast(v, f32)));
     const TExpr* acc_v = b.var(acc);
-    cur->push_back(TileBuilder::assign(acc, max ? b.op(TOp::Maximum, {acc_v, b.var("v")}) : b.add(acc_v, b.var("v"))));
+    const TExpr* v_var = b.var("v");
+    if (max) {
+      // PyTorch's rule: a larger value or a NaN replaces the maximum (so NaN propagates, as in eager).
+      const TExpr* take = b.op(TOp::Or, {b.op(TOp::Gt, {v_var, acc_v}), b.op(TOp::Ne, {v_var, v_var})});
+      cur->push_back(TileBuilder::assign(acc, b.op(TOp::Where, {take, v_var, acc_v})));
+    } else {
+      cur->push_back(TileBuilder::assign(acc, b.add(acc_v, v_var)));
+    }
     if (max) return acc_v;
 
     // avg: PyTorch's divisor, constant where every window has the same one.

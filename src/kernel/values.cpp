@@ -59,6 +59,10 @@ std::string ValueEmitter::value_name(Op op) {
     case Op::ArgMin: return "red_argmin";
     case Op::Abs: return "absx";
     case Op::Pow: return "power";
+    case Op::MaxPool:
+    case Op::AvgPool:
+    case Op::AdaptiveMaxPool:
+    case Op::AdaptiveAvgPool: return "pooled";
     default: return std::string(op_name(op)).substr(0, 7);
   }
 }
