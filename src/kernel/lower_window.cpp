@@ -115,6 +115,7 @@ void lower_window(KernelJob& job) {
     inner *= size;
   }
   ve.out = &body;
+  if (outermost < 0) ve.store_anchor = offs;
 
   ve.on_window = [&](const Node*) -> const TExpr* {
     std::vector<int64_t> st;
@@ -127,6 +128,7 @@ void lower_window(KernelJob& job) {
       const TExpr* term = st[d] == 1 ? ve.index[d] : b.mul(ve.index[d], b.i(st[d]));
       base = base ? b.add(base, term) : term;
     }
+    if (outermost < 0) base = b.mul(b.i(0), offs);  // a single output: the tile still shapes the pointers
     if (base) {
       body.push_back(TileBuilder::assign("base", base));
       base = b.var("base");

@@ -102,6 +102,7 @@ Value t_pool(Interp& in, const PoolSpec& spec, const Value& x, const std::functi
   if (adaptive) {
     // output_size: an int, or a tuple whose None entries keep the input's size.
     Value os = option("output_size");
+    if (os.is_none()) fail(loc, fn + ": output_size must be an int or a tuple, not None");
     std::vector<Value> items;
     if (os.is_seq()) items = items_of(os);
     else items.assign(static_cast<size_t>(dims), os);
@@ -112,6 +113,8 @@ Value t_pool(Interp& in, const PoolSpec& spec, const Value& x, const std::functi
     }
     for (int d = 0; d < dims; ++d) {
       int64_t size = t->shape[lead + d];
+      // PyTorch takes None entries (keep the input's size) only in the 2-d and 3-d spellings.
+      if (items[d].is_none() && dims == 1) fail(loc, fn + ": output_size must be an int, not None");
       int64_t o = items[d].is_none() ? size : to_int(items[d], fn + " output_size", loc);
       if (o <= 0) fail(loc, fn + ": output_size must be positive, got " + std::to_string(o));
       out.push_back(o);
@@ -137,6 +140,15 @@ Value t_pool(Interp& in, const PoolSpec& spec, const Value& x, const std::functi
     if (p[d] > k[d] / 2) {
       fail(loc, fn + ": pad should be at most half of effective kernel size, but got pad=" + std::to_string(p[d]) +
                     ", kernel_size=" + std::to_string(k[d]) + " and dilation=" + std::to_string(dil[d]));
+    }
+  }
+  if (spec.kind == PoolKind::Avg && dims == 3) {
+    // avg_pool3d alone also wants every window to fit the unpadded input.
+    const int64_t* in_size = &t->shape[lead];
+    if (in_size[0] < k[0] || in_size[1] < k[1] || in_size[2] < k[2]) {
+      fail(loc, fn + ": input image (T: " + std::to_string(in_size[0]) + " H: " + std::to_string(in_size[1]) +
+                    " W: " + std::to_string(in_size[2]) + ") smaller than kernel size (kT: " + std::to_string(k[0]) +
+                    " kH: " + std::to_string(k[1]) + " kW: " + std::to_string(k[2]) + ")");
     }
   }
   bool bad = false;
