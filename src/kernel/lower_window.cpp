@@ -72,7 +72,18 @@ void lower_window(KernelJob& job) {
     return next < lead;
   });
 
-  // The flat output tile and each representative dim's index, as in pointwise kernels.
+  // Non-overlapping windows that tile contiguous input rows (kernel = stride = 2, 4 or 8 along the last dim,
+  // no dilation) are read as a [BLOCK, KW] tile: each thread loads its window row as one vector and the warp
+  // reads memory densely; the lanes are reduced at the end. Other windows loop over every offset.
+  std::vector<int64_t> src_strides;
+  TZ_ASSERT(view_strides(src, src_strides), "a view that needs a copy reached a window kernel");
+  const WindowDim& last = win[dims - 1];
+  int64_t lanes = !last.adaptive && last.dilation == 1 && last.stride == last.kernel && src_strides[rank - 1] == 1 &&
+                          (last.kernel == 2 || last.kernel == 4 || last.kernel == 8)
+                      ? last.kernel
+                      : 1;
+
+  // The flat output tile and each representative dim's index, as in pointwise kernels ([BLOCK, 1] with lanes).
   int64_t n = numel(g.space);
   int64_t block = window <= 4 ? 1024 : window <= 16 ? 512 : 256;
   block = std::min<int64_t>(block, std::max<int64_t>(16, next_pow2(n)));
@@ -82,9 +93,12 @@ void lower_window(KernelJob& job) {
   const TExpr* pid = b.program_id(0);
   int64_t limit = (int64_t{1} << 31) - block;
   if (n >= limit || numel(view_root(src)->shape) >= limit) pid = b.cast(pid, DType::Int64);
-  body.push_back(TileBuilder::assign("offs", b.add(b.mul(pid, block_param), b.arange(block_param))));
+  const TExpr* rows = b.arange(block_param);
+  if (lanes > 1) rows = b.expand(rows, ":, None");
+  body.push_back(TileBuilder::assign("offs", b.add(b.mul(pid, block_param), rows)));
   const TExpr* offs = b.var("offs");
-  const TExpr* out_mask = n % block == 0 ? nullptr : b.lt(offs, n_param);
+  // (A single output needs no mask: every lane computes it, from the same loads, and stores the same value.)
+  const TExpr* out_mask = n % block == 0 || n == 1 ? nullptr : b.lt(offs, n_param);
   if (out_mask) {
     body.push_back(TileBuilder::assign("mask", out_mask));
     out_mask = b.var("mask");
@@ -118,8 +132,7 @@ void lower_window(KernelJob& job) {
   if (outermost < 0) ve.store_anchor = offs;
 
   ve.on_window = [&](const Node*) -> const TExpr* {
-    std::vector<int64_t> st;
-    TZ_ASSERT(view_strides(src, st), "a view that needs a copy reached a window kernel");
+    const std::vector<int64_t>& st = src_strides;
     const TExpr* x_ptr = b.var(job.buffers.pointer(view_root(src)));
     // Base offset of the output's (n, c) plane: the kept dims, by the input's strides.
     const TExpr* base = nullptr;
@@ -138,9 +151,11 @@ void lower_window(KernelJob& job) {
     for (int j = 0; j < dims; ++j) {
       const WindowDim& w = win[j];
       std::string l = kLetters[3 - dims + j];
-      const TExpr* o = ve.rep()[lead + j] == lead + j ? ve.index[lead + j] : b.i(0);
+      const TExpr* o = ve.rep()[lead + j] == lead + j ? ve.index[lead + j] : nullptr;
       const TExpr* s;
-      if (w.adaptive) {
+      if (!o) {  // one output along this dim: one window, at a constant position
+        s = b.i(w.start(0));
+      } else if (w.adaptive) {
         s = b.op(TOp::FloorDiv, {b.mul(o, b.i(w.size)), b.i(w.out)});
         bool varies = false;
         for (int64_t q = 0; q < w.out; ++q) varies = varies || w.end(q) - w.start(q) != w.kernel;
@@ -163,13 +178,17 @@ void lower_window(KernelJob& job) {
     DType f32 = DType::Float32;
     const char* acc = "acc";
     double pad_value = max ? -std::numeric_limits<double>::infinity() : 0.0;
-    body.push_back(TileBuilder::assign(acc, max ? b.full("[BLOCK]", b.f(pad_value), f32) : b.zeros("[BLOCK]", f32)));
+    std::string tile = lanes > 1 ? "[BLOCK, " + std::to_string(lanes) + "]" : "[BLOCK]";
+    body.push_back(TileBuilder::assign(acc, max ? b.full(tile, b.f(pad_value), f32) : b.zeros(tile, f32)));
+    std::string lane_var = std::string("k") + kLetters[2];
+    if (lanes > 1) body.push_back(TileBuilder::assign(lane_var, b.expand(b.arange(b.i(lanes)), "None, :")));
 
-    // Nested loops over the window, outermost pooled dim first; the innermost dims are unrolled while the
-    // unrolled part stays small.
+    // Nested loops over the window, outermost pooled dim first (the last one is the lane axis, if any); the
+    // innermost dims are unrolled while the unrolled part stays small.
+    int loops = lanes > 1 ? dims - 1 : dims;
     std::vector<char> unroll(dims, 0);
-    int64_t unrolled = 1;
-    for (int j = dims - 1; j >= 0; --j) {
+    int64_t unrolled = lanes;
+    for (int j = loops - 1; j >= 0; --j) {
       if (unrolled * win[j].kernel > 32) break;
       unrolled *= win[j].kernel;
       unroll[j] = 1;
@@ -186,9 +205,13 @@ void lower_window(KernelJob& job) {
       loop.stop = b.i(w.kernel);
       loop.step = b.i(1);
       loop.unroll = unroll[j];
+      bool lane_dim = j >= loops;  // no loop: the offsets are the tile's second axis
+      std::vector<TStmt>& out = lane_dim ? *cur : loop.body;
       const TExpr* k = b.var(loop.var);
-      const TExpr* pos = b.add(start[j], w.dilation == 1 ? k : b.mul(k, b.i(w.dilation)));
-      loop.body.push_back(TileBuilder::assign(l + "_in", pos));
+      const TExpr* step = w.dilation == 1 ? k : b.mul(k, b.i(w.dilation));
+      bool at_zero = start[j]->op == TOp::Int && start[j]->ival == 0;
+      const TExpr* pos = at_zero ? step : b.add(start[j], step);
+      out.push_back(TileBuilder::assign(l + "_in", pos));
       pos = b.var(l + "_in");
       // Bounds only where some window crosses them.
       const TExpr* ok = nullptr;
@@ -200,16 +223,17 @@ void lower_window(KernelJob& job) {
         if (last >= w.size) ok = b.band(ok, b.lt(pos, b.i(w.size)));
       }
       if (ok) {
-        loop.body.push_back(TileBuilder::assign("ok_" + l, ok));
+        out.push_back(TileBuilder::assign("ok_" + l, ok));
         mask = b.band(mask, b.var("ok_" + l));
       }
       int64_t stride = st[lead + j];
       const TExpr* term = stride == 1 ? pos : b.mul(pos, b.i(stride));
       off = off ? b.add(off, term) : term;
       if (j + 1 < dims) {
-        loop.body.push_back(TileBuilder::assign("row_" + l, off));
+        out.push_back(TileBuilder::assign("row_" + l, off));
         off = b.var("row_" + l);
       }
+      if (lane_dim) continue;
       cur->push_back(std::move(loop));
       cur = &cur->back().body;
     }
@@ -223,6 +247,15 @@ void lower_window(KernelJob& job) {
       cur->push_back(TileBuilder::assign(acc, b.op(TOp::Where, {take, v_var, acc_v})));
     } else {
       cur->push_back(TileBuilder::assign(acc, b.add(acc_v, v_var)));
+    }
+    if (lanes > 1) {
+      // Reduce the lanes; a NaN in any lane is carried through the sum of the NaN lanes (0 when there are none).
+      const TExpr* red = b.reduce(max ? TOp::Max : TOp::Sum, acc_v, 1);
+      if (max) {
+        const TExpr* nans = b.reduce(TOp::Sum, b.op(TOp::Where, {b.op(TOp::Ne, {acc_v, acc_v}), acc_v, b.f(0.0)}), 1);
+        red = b.add(red, nans);
+      }
+      body.push_back(TileBuilder::assign(acc, red));
     }
     if (max) return acc_v;
 
