@@ -72,21 +72,27 @@ void lower_window(KernelJob& job) {
     return next < lead;
   });
 
-  // Non-overlapping windows that tile contiguous input rows (kernel = stride = 2, 4 or 8 along the last dim,
-  // no dilation) are read as a [BLOCK, KW] tile: each thread loads its window row as one vector and the warp
-  // reads memory densely; the lanes are reduced at the end. Other windows loop over every offset.
+  // Windows along a contiguous last dim are read as a [BLOCK, LANES] tile, a window row per tile row, so that
+  // a warp reads memory densely: non-overlapping windows (kernel = stride = 2, 4 or 8; each thread loads its row
+  // as one vector) and long windows (16 or more, e.g. adaptive pools to a few outputs; LANES at most 128, in
+  // chunks). The lanes are reduced at the end. Other windows loop over every offset with a 1-D tile.
   std::vector<int64_t> src_strides;
   TZ_ASSERT(view_strides(src, src_strides), "a view that needs a copy reached a window kernel");
   const WindowDim& last = win[dims - 1];
-  int64_t lanes = !last.adaptive && last.dilation == 1 && last.stride == last.kernel && src_strides[rank - 1] == 1 &&
-                          (last.kernel == 2 || last.kernel == 4 || last.kernel == 8)
-                      ? last.kernel
-                      : 1;
+  int64_t lanes = 1;
+  if (last.dilation == 1 && src_strides[rank - 1] == 1 && last.out > 1) {
+    bool tiling = !last.adaptive && last.stride == last.kernel;
+    if (tiling && (last.kernel == 2 || last.kernel == 4 || last.kernel == 8)) lanes = last.kernel;
+    else if (last.kernel >= 16) lanes = std::min<int64_t>(next_pow2(last.kernel), 128);
+  }
 
   // The flat output tile and each representative dim's index, as in pointwise kernels ([BLOCK, 1] with lanes).
   int64_t n = numel(g.space);
   int64_t block = window <= 4 ? 1024 : window <= 16 ? 512 : 256;
+  if (lanes > 1) block = std::min<int64_t>(block, std::max<int64_t>(16, 2048 / lanes));
   block = std::min<int64_t>(block, std::max<int64_t>(16, next_pow2(n)));
+  int64_t tile_size = block * lanes;
+  int num_warps = static_cast<int>(std::clamp<int64_t>(tile_size / 128, 1, 4));
   auto& body = job.kernel.body;
   const TExpr* n_param = job.constexpr_param("N", n);
   const TExpr* block_param = job.constexpr_param("BLOCK", block);
@@ -184,12 +190,14 @@ void lower_window(KernelJob& job) {
     if (lanes > 1) body.push_back(TileBuilder::assign(lane_var, b.expand(b.arange(b.i(lanes)), "None, :")));
 
     // Nested loops over the window, outermost pooled dim first (the last one is the lane axis, if any); the
-    // innermost dims are unrolled while the unrolled part stays small.
+    // innermost dims are unrolled while the loads in flight stay at about 64 values per thread.
     int loops = lanes > 1 ? dims - 1 : dims;
     std::vector<char> unroll(dims, 0);
-    int64_t unrolled = lanes;
+    int64_t per_load = std::max<int64_t>(1, tile_size / (32 * num_warps));
+    int64_t budget = std::clamp<int64_t>(64 / per_load, 1, 32);
+    int64_t unrolled = 1;
     for (int j = loops - 1; j >= 0; --j) {
-      if (unrolled * win[j].kernel > 32) break;
+      if (unrolled * win[j].kernel > budget) break;
       unrolled *= win[j].kernel;
       unroll[j] = 1;
     }
@@ -205,9 +213,20 @@ void lower_window(KernelJob& job) {
       loop.stop = b.i(w.kernel);
       loop.step = b.i(1);
       loop.unroll = unroll[j];
-      bool lane_dim = j >= loops;  // no loop: the offsets are the tile's second axis
-      std::vector<TStmt>& out = lane_dim ? *cur : loop.body;
+      // The lane dim's offsets are the tile's second axis, in chunks of LANES when the window is longer.
+      bool lane_dim = j >= loops;
+      int64_t chunks = lane_dim ? (w.kernel + lanes - 1) / lanes : 0;
+      bool looped = !lane_dim || chunks > 1;
+      std::vector<TStmt>& out = looped ? loop.body : *cur;
       const TExpr* k = b.var(loop.var);
+      if (lane_dim) {
+        k = b.var(lane_var);
+        if (chunks > 1) {
+          loop.var = lane_var + "0";
+          loop.step = b.i(lanes);
+          k = b.add(b.var(loop.var), k);
+        }
+      }
       const TExpr* step = w.dilation == 1 ? k : b.mul(k, b.i(w.dilation));
       bool at_zero = start[j]->op == TOp::Int && start[j]->ival == 0;
       const TExpr* pos = at_zero ? step : b.add(start[j], step);
@@ -215,11 +234,12 @@ void lower_window(KernelJob& job) {
       pos = b.var(l + "_in");
       // Bounds only where some window crosses them.
       const TExpr* ok = nullptr;
+      if (lane_dim && chunks * lanes != w.kernel && !(w.adaptive && end[j])) ok = b.lt(k, b.i(w.kernel));
       if (w.adaptive) {
-        if (end[j]) ok = b.lt(pos, end[j]);
+        if (end[j]) ok = b.band(ok, b.lt(pos, end[j]));
       } else {
         int64_t last = w.start(w.out - 1) + (w.kernel - 1) * w.dilation;
-        if (w.pad > 0) ok = b.op(TOp::Ge, {pos, b.i(0)});
+        if (w.pad > 0) ok = b.band(ok, b.op(TOp::Ge, {pos, b.i(0)}));
         if (last >= w.size) ok = b.band(ok, b.lt(pos, b.i(w.size)));
       }
       if (ok) {
@@ -233,7 +253,7 @@ void lower_window(KernelJob& job) {
         out.push_back(TileBuilder::assign("row_" + l, off));
         off = b.var("row_" + l);
       }
-      if (lane_dim) continue;
+      if (!looped) continue;
       cur->push_back(std::move(loop));
       cur = &cur->back().body;
     }
@@ -293,7 +313,7 @@ void lower_window(KernelJob& job) {
   for (auto* o : g.outputs) ve.store(o, group_map(g, o), ve.value(o, group_map(g, o)));
 
   job.launch.grid = {std::to_string((n + block - 1) / block)};
-  job.launch.num_warps = static_cast<int>(std::clamp<int64_t>(block / 128, 1, 4));
+  job.launch.num_warps = num_warps;
 }
 
 }  // namespace tz
