@@ -1,9 +1,11 @@
-// Window (pooling) kernels: a 1-D tile of BLOCK outputs over the flat output space, so that neighbouring lanes
-// own neighbouring outputs of the contiguous last dim and their loads are coalesced (a stride apart). Each
-// program loops over the static window offsets, innermost dims unrolled, loading the input with a mask for
-// padding and bounds (max pads with -inf and lets NaN through as PyTorch does, avg pads with 0) and
-// accumulating in float32. The kept (batch, channel) dims merge when the input's strides allow, and give one
-// base offset per output; pointwise consumers of the pooled value run after the loop, before the store.
+// Window (pooling) kernels: a tile of BLOCK outputs over the flat output space, so that neighbouring lanes own
+// neighbouring outputs of the contiguous last dim and their loads are coalesced (a stride apart). Each program
+// loops over the static window offsets, innermost dims unrolled, loading the input with a mask for padding and
+// bounds (max pads with -inf and lets NaN through as PyTorch does, avg pads with 0) and accumulating in float32.
+// Windows along a contiguous last dim that tile it (kernel = stride = 2, 4, 8) or are long (16 or more) put
+// that dim's offsets on a second tile axis instead ([BLOCK, LANES]), reduced at the end. The kept (batch,
+// channel) dims merge when the input's strides allow and give one base offset per output; pointwise consumers
+// of the pooled value run after the loop, before the store.
 #include <algorithm>
 #include <limits>
 
@@ -20,7 +22,9 @@ struct WindowDim {
   int64_t kernel = 1, stride = 1, pad = 0, dilation = 1;
   bool adaptive = false;  // start = o * size // out, end = ceil((o + 1) * size / out); kernel = the largest window
   int64_t start(int64_t o) const { return adaptive ? o * size / out : o * stride - pad; }
-  int64_t end(int64_t o) const { return adaptive ? ((o + 1) * size + out - 1) / out : start(o) + (kernel - 1) * dilation + 1; }
+  int64_t end(int64_t o) const {
+    return adaptive ? ((o + 1) * size + out - 1) / out : start(o) + (kernel - 1) * dilation + 1;
+  }
 };
 
 // PyTorch's avg_pool divisor along one dim (a product over dims gives the window's), for output o.
@@ -166,7 +170,8 @@ void lower_window(KernelJob& job) {
         bool varies = false;
         for (int64_t q = 0; q < w.out; ++q) varies = varies || w.end(q) - w.start(q) != w.kernel;
         if (varies) {
-          const TExpr* e = b.op(TOp::FloorDiv, {b.add(b.mul(b.add(o, b.i(1)), b.i(w.size)), b.i(w.out - 1)), b.i(w.out)});
+          const TExpr* next = b.mul(b.add(o, b.i(1)), b.i(w.size));
+          const TExpr* e = b.op(TOp::FloorDiv, {b.add(next, b.i(w.out - 1)), b.i(w.out)});
           body.push_back(TileBuilder::assign(l + "_end", e));
           end[j] = b.var(l + "_end");
         }

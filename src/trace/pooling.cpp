@@ -32,7 +32,9 @@ int64_t floor_div(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1)
 Value pooled(Interp& in, TensorObj* t, Op op, Shape out, Attr attr, SourceLoc loc) {
   check_shape(out, loc);
   if (in.phase != Phase::Forward) return in.wrap(in.new_tensor(std::move(out), t->dtype, Phase::Shape));
-  if (!t->node) fail(loc, "a tensor created outside forward() that is not a parameter or buffer of the module is used here");
+  if (!t->node) {
+    fail(loc, "a tensor created outside forward() that is not a parameter or buffer of the module is used here");
+  }
   TensorObj* r = in.new_tensor(out, t->dtype, Phase::Forward);
   r->node = in.graph->make(op, t->dtype, std::move(out), {t->node}, std::move(attr), loc);
   return in.wrap(r);
