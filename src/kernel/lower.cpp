@@ -57,7 +57,8 @@ std::string kernel_name(const Group& g) {
   if (parts.empty()) parts.push_back("copy");
   if (parts.size() == 1 && g.kind == GroupKind::Matmul) return "matmul_kernel";
   if (parts.size() == 1 && g.kind == GroupKind::Window) {  // "max_pool2d_kernel"
-    return parts[0] + std::to_string(pooled_dims(g.nodes[0])) + "d_kernel";
+    std::string suffix = g.nodes[0]->attr.str == "indices" ? "d_indices_kernel" : "d_kernel";
+    return parts[0] + std::to_string(pooled_dims(g.nodes[0])) + suffix;
   }
   std::string out = "fused";
   if (parts.size() == 1) out = g.kind == GroupKind::Reduction ? "reduce" : "pointwise";

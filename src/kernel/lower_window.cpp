@@ -48,6 +48,7 @@ void lower_window(KernelJob& job) {
   int rank = pool->rank(), dims = pooled_dims(pool), lead = rank - dims;
   bool adaptive = pool->op == Op::AdaptiveMaxPool || pool->op == Op::AdaptiveAvgPool;
   bool max = pool->op == Op::MaxPool || pool->op == Op::AdaptiveMaxPool;
+  bool indices = pool->attr.str == "indices";  // the argmax: positions are visited in order, so no lane tiles
 
   std::vector<WindowDim> win(dims);
   int64_t window = 1;
@@ -84,7 +85,7 @@ void lower_window(KernelJob& job) {
   TZ_ASSERT(view_strides(src, src_strides), "a view that needs a copy reached a window kernel");
   const WindowDim& last = win[dims - 1];
   int64_t lanes = 1;
-  if (last.dilation == 1 && src_strides[rank - 1] == 1 && last.out > 1) {
+  if (!indices && last.dilation == 1 && src_strides[rank - 1] == 1 && last.out > 1) {
     bool tiling = !last.adaptive && last.stride == last.kernel;
     if (tiling && (last.kernel == 2 || last.kernel == 4 || last.kernel == 8)) lanes = last.kernel;
     else if (last.kernel >= 16) lanes = std::min<int64_t>(next_pow2(last.kernel), 128);
@@ -191,6 +192,7 @@ void lower_window(KernelJob& job) {
     double pad_value = max ? -std::numeric_limits<double>::infinity() : 0.0;
     std::string tile = lanes > 1 ? "[BLOCK, " + std::to_string(lanes) + "]" : "[BLOCK]";
     body.push_back(TileBuilder::assign(acc, max ? b.full(tile, b.f(pad_value), f32) : b.zeros(tile, f32)));
+    if (indices) body.push_back(TileBuilder::assign("idx", b.full(tile, b.i(-1), DType::Int32)));
     std::string lane_var = std::string("k") + kLetters[2];
     if (lanes > 1) body.push_back(TileBuilder::assign(lane_var, b.expand(b.arange(b.i(lanes)), "None, :")));
 
@@ -269,6 +271,18 @@ void lower_window(KernelJob& job) {
     if (max) {
       // PyTorch's rule: a larger value or a NaN replaces the maximum (so NaN propagates, as in eager).
       const TExpr* take = b.op(TOp::Or, {b.op(TOp::Gt, {v_var, acc_v}), b.op(TOp::Ne, {v_var, v_var})});
+      if (indices) {
+        // The index starts at the window's first valid position (idx < 0 until one is seen), as in PyTorch.
+        const TExpr* idx_v = b.var("idx");
+        take = b.band(mask, b.op(TOp::Or, {take, b.lt(idx_v, b.i(0))}));
+        const TExpr* flat = b.var(std::string(kLetters[3 - dims]) + "_in");
+        for (int j = 1; j < dims; ++j) {
+          flat = b.add(b.mul(flat, b.i(win[j].size)), b.var(std::string(kLetters[3 - dims + j]) + "_in"));
+        }
+        cur->push_back(TileBuilder::assign("take", take));
+        take = b.var("take");
+        cur->push_back(TileBuilder::assign("idx", b.op(TOp::Where, {take, flat, idx_v})));
+      }
       cur->push_back(TileBuilder::assign(acc, b.op(TOp::Where, {take, v_var, acc_v})));
     } else {
       cur->push_back(TileBuilder::assign(acc, b.add(acc_v, v_var)));
@@ -282,6 +296,7 @@ void lower_window(KernelJob& job) {
       }
       body.push_back(TileBuilder::assign(acc, red));
     }
+    if (indices) return b.var("idx");
     if (max) return acc_v;
 
     // avg: PyTorch's divisor, constant where every window has the same one.

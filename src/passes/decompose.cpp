@@ -323,7 +323,7 @@ const Node* lower_pool(Graph& g, const Node* old, const Node* x) {
       global = global && out == 1 && kspd[0] == in && kspd[2] == 0 && kspd[3] == 1;
     }
   }
-  if (global) {
+  if (global && old->attr.str != "indices") {  // (an argmax over several dims stays a window kernel)
     const Node* xs = compute_type(g, x);
     if (max) return g.cast(g.reduce(Op::Max, xs, axes, true, old->loc), old->dtype, old->loc);
     double divisor = !adaptive && old->attr.floats[1] != 0 ? old->attr.floats[1] : static_cast<double>(window);
@@ -337,6 +337,7 @@ const Node* lower_pool(Graph& g, const Node* old, const Node* x) {
       for (int64_t v : {k, k, int64_t{0}, int64_t{1}}) a.ints.push_back(v);
     }
     if (!max) a.floats = {1.0, 0.0};
+    a.str = old->attr.str;
     return g.make(max ? Op::MaxPool : Op::AvgPool, old->dtype, old->shape, {x}, a, old->loc);
   }
   return rebuild(g, old, {x});

@@ -29,15 +29,23 @@ std::string joined(const std::vector<int64_t>& v, const char* sep) {
 // floor(a / b) for b > 0 (C++ division truncates towards zero).
 int64_t floor_div(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 
-Value pooled(Interp& in, TensorObj* t, Op op, Shape out, Attr attr, SourceLoc loc) {
+// The pooled values, and with `indices` also (values, indices): the argmax of each max window as an int64 index
+// into the input's flattened pooled dims (attr.str = "indices" on a second node of the same op).
+Value pooled(Interp& in, TensorObj* t, Op op, Shape out, Attr attr, bool indices, SourceLoc loc) {
   check_shape(out, loc);
-  if (in.phase != Phase::Forward) return in.wrap(in.new_tensor(std::move(out), t->dtype, Phase::Shape));
-  if (!t->node) {
-    fail(loc, "a tensor created outside forward() that is not a parameter or buffer of the module is used here");
-  }
-  TensorObj* r = in.new_tensor(out, t->dtype, Phase::Forward);
-  r->node = in.graph->make(op, t->dtype, std::move(out), {t->node}, std::move(attr), loc);
-  return in.wrap(r);
+  auto make = [&](DType dtype, Attr a) {
+    if (in.phase != Phase::Forward) return in.wrap(in.new_tensor(out, dtype, Phase::Shape));
+    if (!t->node) {
+      fail(loc, "a tensor created outside forward() that is not a parameter or buffer of the module is used here");
+    }
+    TensorObj* r = in.new_tensor(out, dtype, Phase::Forward);
+    r->node = in.graph->make(op, dtype, out, {t->node}, std::move(a), loc);
+    return in.wrap(r);
+  };
+  Value values = make(t->dtype, attr);
+  if (!indices) return values;
+  attr.str = "indices";
+  return in.tuple({values, make(DType::Int64, attr)});
 }
 
 }  // namespace
@@ -96,9 +104,7 @@ Value t_pool(Interp& in, const PoolSpec& spec, const Value& x, const std::functi
   }
   bool adaptive = spec.kind == PoolKind::AdaptiveMax || spec.kind == PoolKind::AdaptiveAvg;
   bool max = spec.kind == PoolKind::Max || spec.kind == PoolKind::AdaptiveMax;
-  if (max && to_bool(option("return_indices"), fn + " return_indices", loc)) {
-    fail(loc, fn + ": return_indices=True is not supported (only the pooled values are computed)");
-  }
+  bool indices = max && to_bool(option("return_indices"), fn + " return_indices", loc);
   Shape out(t->shape.begin(), t->shape.begin() + lead);
   Attr a;
   if (adaptive) {
@@ -122,7 +128,8 @@ Value t_pool(Interp& in, const PoolSpec& spec, const Value& x, const std::functi
       out.push_back(o);
       a.ints.push_back(o);
     }
-    return pooled(in, t, spec.kind == PoolKind::AdaptiveMax ? Op::AdaptiveMaxPool : Op::AdaptiveAvgPool, out, a, loc);
+    Op op = spec.kind == PoolKind::AdaptiveMax ? Op::AdaptiveMaxPool : Op::AdaptiveAvgPool;
+    return pooled(in, t, op, out, a, indices, loc);
   }
 
   std::vector<int64_t> k = per_dim(option("kernel_size"), dims, fn, "kernel_size", loc);
@@ -178,7 +185,7 @@ Value t_pool(Interp& in, const PoolSpec& spec, const Value& x, const std::functi
     }
     a.floats = {include_pad ? 1.0 : 0.0, static_cast<double>(divisor)};
   }
-  return pooled(in, t, max ? Op::MaxPool : Op::AvgPool, out, a, loc);
+  return pooled(in, t, max ? Op::MaxPool : Op::AvgPool, out, a, indices, loc);
 }
 
 void register_pooling(Interp& in) {

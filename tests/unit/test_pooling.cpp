@@ -74,10 +74,18 @@ TEST(Pooling, ExcludedPaddingDividesByTheValidCount) {
   EXPECT_NE(k.find("count_w = tl.minimum(w_start + 3, 11) - tl.maximum(w_start, 0)"), std::string::npos) << k;
 }
 
-TEST(Pooling, ReturnIndicesIsALocatedError) {
+TEST(Pooling, ReturnIndicesIsASecondWindowKernel) {
+  std::string k = convert_to("F.max_pool2d(x, 2, return_indices=True)[1]", "2, 3, 8, 8", EmitStage::Kernels);
+  EXPECT_NE(k.find("def max_pool2d_indices_kernel("), std::string::npos) << k;
+  EXPECT_NE(k.find("idx = tl.where(take, h_in * 8 + w_in, idx)"), std::string::npos) << k;
+  EXPECT_NE(k.find("idx.to(tl.int64)"), std::string::npos) << k;
+}
+
+TEST(Pooling, PaddingOverHalfTheKernelIsALocatedError) {
   std::string diag;
-  convert_to("F.max_pool2d(x, 2, return_indices=True)", "2, 3, 8, 8", EmitStage::Triton, &diag);
-  EXPECT_NE(diag.find("model.py:8:16: error: max_pool2d: return_indices=True is not supported"), std::string::npos)
+  convert_to("F.max_pool2d(x, 2, padding=2)", "2, 3, 8, 8", EmitStage::Triton, &diag);
+  EXPECT_NE(diag.find("model.py:8:16: error: max_pool2d: pad should be at most half of effective kernel size"),
+            std::string::npos)
       << diag;
 }
 
