@@ -192,7 +192,26 @@ void lower_window(KernelJob& job) {
     double pad_value = max ? -std::numeric_limits<double>::infinity() : 0.0;
     std::string tile = lanes > 1 ? "[BLOCK, " + std::to_string(lanes) + "]" : "[BLOCK]";
     body.push_back(TileBuilder::assign(acc, max ? b.full(tile, b.f(pad_value), f32) : b.zeros(tile, f32)));
-    if (indices) body.push_back(TileBuilder::assign("idx", b.full(tile, b.i(-1), DType::Int32)));
+    if (indices) {
+      // PyTorch's initial index: each dim's first window position that is not negative (stepping by the
+      // dilation), even past the input's end; it stays when no valid value exceeds -inf.
+      const TExpr* first = nullptr;
+      for (int j = 0; j < dims; ++j) {
+        const WindowDim& w = win[j];
+        const TExpr* f = start[j];
+        if (f->op == TOp::Int) {
+          int64_t v = f->ival;
+          while (v < 0) v += w.dilation;
+          f = b.i(v);
+        } else if (!w.adaptive && w.pad > 0) {
+          const TExpr* up = b.op(TOp::FloorDiv, {b.op(TOp::Sub, {b.i(w.dilation - 1), f}), b.i(w.dilation)});
+          const TExpr* moved = w.dilation == 1 ? b.i(0) : b.add(f, b.mul(up, b.i(w.dilation)));
+          f = b.op(TOp::Where, {b.lt(f, b.i(0)), moved, f});
+        }
+        first = first ? b.add(b.mul(first, b.i(w.size)), f) : f;
+      }
+      body.push_back(TileBuilder::assign("idx", b.add(first, b.zeros(tile, DType::Int32))));
+    }
     std::string lane_var = std::string("k") + kLetters[2];
     if (lanes > 1) body.push_back(TileBuilder::assign(lane_var, b.expand(b.arange(b.i(lanes)), "None, :")));
 
@@ -272,9 +291,8 @@ void lower_window(KernelJob& job) {
       // PyTorch's rule: a larger value or a NaN replaces the maximum (so NaN propagates, as in eager).
       const TExpr* take = b.op(TOp::Or, {b.op(TOp::Gt, {v_var, acc_v}), b.op(TOp::Ne, {v_var, v_var})});
       if (indices) {
-        // The index starts at the window's first valid position (idx < 0 until one is seen), as in PyTorch.
         const TExpr* idx_v = b.var("idx");
-        take = b.band(mask, b.op(TOp::Or, {take, b.lt(idx_v, b.i(0))}));
+        take = b.band(mask, take);
         const TExpr* flat = b.var(std::string(kLetters[3 - dims]) + "_in");
         for (int j = 1; j < dims; ++j) {
           flat = b.add(b.mul(flat, b.i(win[j].size)), b.var(std::string(kLetters[3 - dims + j]) + "_in"));

@@ -35,6 +35,9 @@ CASES = [
     ("F.max_pool2d(x, 2, return_indices=True)", (2, 3, 11, 98)),
     ("F.max_pool3d(x, (2, 3, 2), stride=(1, 2, 2), padding=(1, 1, 0), return_indices=True)", (2, 3, 5, 7, 9)),
     ("F.adaptive_max_pool2d(x, (3, 5), return_indices=True)", (2, 3, 11, 23)),
+    # windows whose only rows are padding (dilation steps over the one input row): PyTorch's initial index
+    ("F.max_pool3d(x, (4, 2, 3), stride=(1, 2, 2), padding=(0, 1, 1), dilation=(1, 2, 1), ceil_mode=True,"
+     " return_indices=True)", (1, 1, 5, 1, 6)),
     ("F.adaptive_max_pool1d(x, 1, return_indices=True)", (2, 3, 41)),
 ]
 # Global max pools become max reductions, whose tl.max drops NaN (a reduction-kernel matter, not pooling's):
