@@ -115,14 +115,27 @@ void lower_window(KernelJob& job) {
     out_mask = b.var("mask");
   }
   ve.axis_mask = {out_mask};
-  ve.flat_index = offs;
-  int64_t inner = 1;
-  int outermost = -1;
-  for (int d = 0; d < rank; ++d) {
-    if (ve.rep()[d] == d && outermost < 0) outermost = d;
-  }
+  // Lanes walk the output's dims innermost first, except when the input is not contiguous along the last
+  // pooled dim but is along a kept one (a channels-last tensor permuted to NCHW): then that kept dim is the
+  // fastest, so that loads are coalesced (the stores, a fraction of the traffic, are strided instead).
+  std::vector<int> order;  // representative dims, fastest first
   for (int d = rank - 1; d >= 0; --d) {
-    if (ve.rep()[d] != d) continue;
+    if (ve.rep()[d] == d) order.push_back(d);
+  }
+  if (src_strides[rank - 1] != 1) {
+    for (size_t i = 0; i < order.size(); ++i) {
+      if (order[i] < lead && src_strides[order[i]] == 1) {
+        auto at = order.begin() + static_cast<std::ptrdiff_t>(i);
+        std::rotate(order.begin(), at, at + 1);
+        break;
+      }
+    }
+  }
+  bool natural = std::is_sorted(order.rbegin(), order.rend());
+  ve.flat_index = natural ? offs : nullptr;  // the flat index is the output's offset only in the natural order
+  int64_t inner = 1;
+  int outermost = order.empty() ? -1 : order.back();
+  for (int d : order) {
     int64_t size = 1;
     for (int u = 0; u <= d; ++u) {
       if (ve.rep()[u] == d) size *= g.space[u];
