@@ -103,7 +103,8 @@ void lower_window(KernelJob& job) {
   const TExpr* block_param = job.constexpr_param("BLOCK", block);
   const TExpr* pid = b.program_id(0);
   int64_t limit = (int64_t{1} << 31) - block;
-  if (n >= limit || numel(view_root(src)->shape) >= limit) pid = b.cast(pid, DType::Int64);
+  bool wide = n >= limit || numel(view_root(src)->shape) >= limit;  // offsets past int32: every index is int64
+  if (wide) pid = b.cast(pid, DType::Int64);
   const TExpr* rows = b.arange(block_param);
   if (lanes > 1) rows = b.expand(rows, ":, None");
   body.push_back(TileBuilder::assign("offs", b.add(b.mul(pid, block_param), rows)));
@@ -223,7 +224,7 @@ void lower_window(KernelJob& job) {
         }
         first = first ? b.add(b.mul(first, b.i(w.size)), f) : f;
       }
-      body.push_back(TileBuilder::assign("idx", b.add(first, b.zeros(tile, DType::Int32))));
+      body.push_back(TileBuilder::assign("idx", b.add(first, b.zeros(tile, wide ? DType::Int64 : DType::Int32))));
     }
     std::string lane_var = std::string("k") + kLetters[2];
     if (lanes > 1) body.push_back(TileBuilder::assign(lane_var, b.expand(b.arange(b.i(lanes)), "None, :")));
