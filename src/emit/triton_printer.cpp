@@ -135,13 +135,17 @@ void print_stmts(Writer& w, const std::vector<TStmt>& body) {
         w.line(line + ")");
         break;
       }
-      case TStmtKind::For:
-        w.line("for " + s.var + " in range(" + print_at(s.start, 0) + ", " + print_at(s.stop, 0) + ", " +
-               print_at(s.step, 0) + "):");
+      case TStmtKind::For: {
+        // range(stop) when it counts from 0 by 1, else range(start, stop, step)
+        bool plain = s.start->op == TOp::Int && s.start->ival == 0 && s.step->op == TOp::Int && s.step->ival == 1;
+        std::string bounds = plain ? print_at(s.stop, 0)
+                                   : print_at(s.start, 0) + ", " + print_at(s.stop, 0) + ", " + print_at(s.step, 0);
+        w.line("for " + s.var + " in " + (s.unroll ? "tl.static_range(" : "range(") + bounds + "):");
         w.indent();
         print_stmts(w, s.body);
         w.dedent();
         break;
+      }
       case TStmtKind::Comment: w.line("# " + s.text); break;
       case TStmtKind::Blank: w.line(); break;
     }

@@ -312,6 +312,9 @@ void verify(const Graph& g) {
                       n->attr.ints2.size() == 2,
                   "conv arity or attributes");
         break;
+      case OpKind::Window:
+        TZ_ASSERT(n->src.size() == 1 && n->rank() == n->src[0]->rank(), "pooling arity and rank");
+        break;
       case OpKind::Composite: break;
     }
     if (is_pointwise(n->op)) {

@@ -18,7 +18,7 @@ enum class Op {
 #undef OP
 };
 
-enum class OpKind { Leaf, Unary, Binary, Ternary, Reduce, View, Matmul, Conv, Composite };
+enum class OpKind { Leaf, Unary, Binary, Ternary, Reduce, View, Matmul, Conv, Window, Composite };
 
 const char* op_name(Op op);
 OpKind op_kind(Op op);
@@ -53,5 +53,11 @@ struct Node {
   int rank() const { return static_cast<int>(shape.size()); }
   bool keepdim() const { return !attr.ints2.empty() && attr.ints2[0] != 0; }
 };
+
+// The number of trailing dims a pooling (Window) node pools over.
+inline int pooled_dims(const Node* n) {
+  bool adaptive = n->op == Op::AdaptiveMaxPool || n->op == Op::AdaptiveAvgPool;
+  return static_cast<int>(adaptive ? n->attr.ints.size() : n->attr.ints.size() / 4);
+}
 
 }  // namespace tz

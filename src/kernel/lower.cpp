@@ -60,6 +60,10 @@ std::string kernel_name(const Group& g) {
   if (parts.empty()) parts.push_back("copy");
   if (parts.size() == 1 && g.kind == GroupKind::Matmul) return "matmul_kernel";
   if (parts.size() == 1 && g.kind == GroupKind::Conv) return parts[0] + "_kernel";
+  if (parts.size() == 1 && g.kind == GroupKind::Window) {  // "max_pool2d_kernel"
+    std::string suffix = g.nodes[0]->attr.str == "indices" ? "d_indices_kernel" : "d_kernel";
+    return parts[0] + std::to_string(pooled_dims(g.nodes[0])) + suffix;
+  }
   std::string out = "fused";
   if (parts.size() == 1) out = g.kind == GroupKind::Reduction ? "reduce" : "pointwise";
   for (size_t i = 0; i < parts.size() && i < 5; ++i) out += "_" + parts[i];
@@ -188,6 +192,7 @@ ForwardPlan lower(const Schedule& s, TileArena& arena, const LowerOptions& optio
         lower_conv(job);
         for (const auto& a : job.launch.args) plan.uses_conv_precision |= a.value == "conv_precision";
         break;
+      case GroupKind::Window: lower_window(job); break;
     }
     // Parameters: tensors first (inputs in first-use order, then outputs), then compile-time sizes.
     std::vector<KernelParam> params;

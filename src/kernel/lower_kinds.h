@@ -1,4 +1,4 @@
-// One lowering per kernel kind (pointwise, reduction, matmul, conv), called by lower(). Internal to kernel/.
+// One lowering per kernel kind (pointwise, reduction, matmul, conv, window), called by lower(). Internal to kernel/.
 #pragma once
 
 #include <string>
@@ -25,6 +25,7 @@ void lower_pointwise(KernelJob& job);
 void lower_reduction(KernelJob& job);
 void lower_matmul(KernelJob& job);
 void lower_conv(KernelJob& job);
+void lower_window(KernelJob& job);
 
 int64_t next_pow2(int64_t v);
 // The dim map of `n` in its group (identity on the space; kept dims for reduced values).

@@ -63,6 +63,7 @@ struct TStmt {
   const TExpr* start = nullptr;    // For range(start, stop, step)
   const TExpr* stop = nullptr;
   const TExpr* step = nullptr;
+  bool unroll = false;             // For: tl.static_range (unrolled at compile time) instead of range
   std::string text;                // Comment
   std::vector<TStmt> body;         // For
 };

@@ -61,6 +61,10 @@ std::string ValueEmitter::value_name(Op op) {
     case Op::ArgMin: return "red_argmin";
     case Op::Abs: return "absx";
     case Op::Pow: return "power";
+    case Op::MaxPool:
+    case Op::AvgPool:
+    case Op::AdaptiveMaxPool:
+    case Op::AdaptiveAvgPool: return "pooled";
     default: return std::string(op_name(op)).substr(0, 7);
   }
 }
@@ -99,6 +103,14 @@ void ValueEmitter::collect(const Node* n, const std::vector<int>& map) {
     return;
   }
   if (op_kind(n->op) == OpKind::Matmul || op_kind(n->op) == OpKind::Conv) return;  // read by the kind itself
+  if (op_kind(n->op) == OpKind::Window) {
+    // The window kind reads its input itself; its kept (leading) dims walk the input by strides, which
+    // decides whether they merge. Pooled dims never merge.
+    std::vector<int> kept = map;
+    for (int j = n->rank() - pooled_dims(n); j < n->rank(); ++j) kept[j] = -1;
+    accesses_.push_back(access_strides(n->src[0], kept));
+    return;
+  }
   for (auto* src : n->src) collect(src, broadcast_map(src->shape, n->shape, map));
 }
 
@@ -228,6 +240,10 @@ const TExpr* ValueEmitter::compute(const Node* n, const std::vector<int>& map) {
   if (op_kind(n->op) == OpKind::Reduce) {
     TZ_ASSERT(static_cast<bool>(on_reduce), "reduction in a kernel that does not reduce");
     return on_reduce(n);
+  }
+  if (op_kind(n->op) == OpKind::Window) {
+    TZ_ASSERT(static_cast<bool>(on_window), "pooling in a kernel that does not pool");
+    return on_window(n);
   }
   std::vector<const TExpr*> args;
   for (auto* src : n->src) args.push_back(value(src, broadcast_map(src->shape, n->shape, map)));

@@ -49,6 +49,8 @@ class ValueEmitter {
   std::vector<const TExpr*> axis_mask;   // per tile axis (null: no mask needed)
   // Reductions are the kind's business: returns the value of a Reduce node (already emitted).
   std::function<const TExpr*(const Node*)> on_reduce;
+  // Likewise pooling: the window kind loads the input at window offsets and returns the pooled value.
+  std::function<const TExpr*(const Node*)> on_window;
   // In kernels whose values are all tiles: an index tile that shapes the pointer of a 0-d store.
   const TExpr* store_anchor = nullptr;
   // Values of a loop body depend on the loop variable: the kind clears the cache around loops.

@@ -299,6 +299,50 @@ const Node* lower_matvec(Graph& g, const Node* old, const Node* a, const Node* b
   return g.reduce(Op::Sum, prod, {prod->rank() - 2}, true, old->loc);
 }
 
+// Global pooling is a reduction over the pooled dims (the reduction kernel tiles it far better than windows):
+// max_pool(x) with one window covering each pooled dim => max(x, pooled, keepdim)
+// avg_pool(x) likewise => sum(x, pooled, keepdim) * (1 / (window size or divisor_override))
+// An adaptive pool whose windows all have one size is a plain pool:
+// adaptive_*_pool(x) with In % Out == 0 in every pooled dim => *_pool(x, kernel = stride = In / Out)
+const Node* lower_pool(Graph& g, const Node* old, const Node* x) {
+  int dims = pooled_dims(old), lead = old->rank() - dims;
+  bool adaptive = old->op == Op::AdaptiveMaxPool || old->op == Op::AdaptiveAvgPool;
+  bool max = old->op == Op::MaxPool || old->op == Op::AdaptiveMaxPool;
+  bool global = true, even = true;
+  int64_t window = 1;
+  std::vector<int64_t> axes;
+  for (int j = 0; j < dims; ++j) {
+    int64_t in = x->shape[lead + j], out = old->shape[lead + j];
+    axes.push_back(lead + j);
+    window *= in;
+    if (adaptive) {
+      global = global && out == 1;
+      even = even && in % out == 0;
+    } else {
+      const int64_t* kspd = &old->attr.ints[4 * j];  // kernel, stride, padding, dilation
+      global = global && out == 1 && kspd[0] == in && kspd[2] == 0 && kspd[3] == 1;
+    }
+  }
+  if (global && old->attr.str != "indices") {  // (an argmax over several dims stays a window kernel)
+    const Node* xs = compute_type(g, x);
+    if (max) return g.cast(g.reduce(Op::Max, xs, axes, true, old->loc), old->dtype, old->loc);
+    double divisor = !adaptive && old->attr.floats[1] != 0 ? old->attr.floats[1] : static_cast<double>(window);
+    const Node* s = g.reduce(Op::Sum, xs, axes, true, old->loc);
+    return g.cast(g.binary(Op::Mul, s, scalar(g, 1.0 / divisor, s), old->loc), old->dtype, old->loc);
+  }
+  if (adaptive && even) {
+    Attr a;
+    for (int j = 0; j < dims; ++j) {
+      int64_t k = x->shape[lead + j] / old->shape[lead + j];
+      for (int64_t v : {k, k, int64_t{0}, int64_t{1}}) a.ints.push_back(v);
+    }
+    if (!max) a.floats = {1.0, 0.0};
+    a.str = old->attr.str;
+    return g.make(max ? Op::MaxPool : Op::AvgPool, old->dtype, old->shape, {x}, a, old->loc);
+  }
+  return rebuild(g, old, {x});
+}
+
 }  // namespace
 
 std::unique_ptr<Graph> decompose(const Graph& g) {
@@ -319,6 +363,10 @@ std::unique_ptr<Graph> decompose(const Graph& g) {
       case Op::LayerNorm: return lower_layer_norm(out, old, src[0]);
       case Op::NormMean: return moments(out, src[0], old->attr.ints, old->loc).mean;
       case Op::NormVar: return moments(out, src[0], old->attr.ints, old->loc).var;
+      case Op::MaxPool:
+      case Op::AvgPool:
+      case Op::AdaptiveMaxPool:
+      case Op::AdaptiveAvgPool: return lower_pool(out, old, src[0]);
       case Op::Sum:
       case Op::Prod:
       case Op::Max:

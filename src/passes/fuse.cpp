@@ -1,5 +1,6 @@
 // fuse: greedy partition of the graph into kernels, in topological order.
 //  - a matmul or a convolution starts a kernel; its operands must be in memory;
+//  - a pooling (window) op starts a kernel over its output; its input is read from memory, window by window;
 //  - a reduction joins the kernel of its input when that kernel iterates over the same space (a pointwise
 //    kernel over the input shape becomes a reduction kernel), else starts one;
 //  - a pointwise op joins a kernel of one of its inputs when its shape fits that kernel's space (the space
@@ -76,6 +77,7 @@ class Fuser {
       TZ_ASSERT(kind != OpKind::Composite, "composite op reached fusion (decompose did not run)");
       if (kind == OpKind::Matmul) place_template(n, GroupKind::Matmul);
       else if (kind == OpKind::Conv) place_template(n, GroupKind::Conv);
+      else if (kind == OpKind::Window) place_window(n);
       else if (kind == OpKind::Reduce) place_reduce(n);
       else place_pointwise(n);
     }
@@ -312,6 +314,14 @@ class Fuser {
     for (auto* src : n->src) read_from_memory(gid, src, /*may_recompute=*/false);  // tl.dot reads memory
   }
 
+  // Pointwise consumers of the pooled values join this kernel (they have its shape); its input is loaded at
+  // window offsets, so it is never computed in the kernel.
+  void place_window(const Node* n) {
+    int gid = new_group(GroupKind::Window, n->shape);
+    add(gid, n);
+    read_from_memory(gid, n->src[0], /*may_recompute=*/false);
+  }
+
   // Kernels whose values were all recomputed elsewhere write nothing: they are dropped.
   void drop_empty_groups() {
     std::vector<int> renumber(s_.groups.size(), -1);
@@ -415,7 +425,7 @@ Schedule fuse(std::unique_ptr<Graph> g) {
 
 std::string dump_schedule(const Schedule& s) {
   std::ostringstream os;
-  const char* kinds[] = {"pointwise", "reduction", "matmul", "conv"};
+  const char* kinds[] = {"pointwise", "reduction", "matmul", "conv", "window"};
   for (const auto& grp : s.groups) {
     os << "kernel " << grp.id << " " << kinds[static_cast<int>(grp.kind)] << " space " << shape_str(grp.space);
     if (!grp.axes.empty()) {

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "trace/interp.h"
+#include "trace/pooling.h"
 #include "trace/tensor_ops.h"
 
 namespace tz::tracer {
@@ -616,6 +617,19 @@ Value construct_builtin_module(Interp& in, ClassObj* cls, CallArgs& a, SourceLoc
       }
       return as_value(m);
     }
+    case ModuleKind::Pool: {
+      // The options become attributes of PyTorch's names (self.pool.kernel_size), read again in forward.
+      const PoolSpec* spec = find_pool_module(cls->name);
+      TZ_ASSERT(spec != nullptr, "pooling module without a spec: " + cls->name);
+      Bound b = tracer::bind(in, a, name, spec->module_params, loc);
+      InstanceObj* m = new_module(in, cls);
+      for (size_t i = 0; i < spec->module_params.size(); ++i) {
+        std::string opt = spec->module_params[i];
+        if (opt.back() == '=') opt.pop_back();
+        set_plain(m, opt, b.has(i) ? b[i] : pool_default(opt));
+      }
+      return as_value(m);
+    }
     case ModuleKind::Softmax:
     case ModuleKind::LogSoftmax: {
       Bound b = bind(in, a, name, {"dim="}, loc);
@@ -778,6 +792,12 @@ Value call_builtin_module(Interp& in, InstanceObj* m, CallArgs& a, SourceLoc loc
       for (const auto& [opt, dflt] : spec->options) opts.push_back(to_float(plain(m, opt), name + "." + opt, loc));
       return t_named_activation(in, *spec, x, opts, loc);
     }
+    case ModuleKind::Pool: {
+      const PoolSpec* spec = find_pool_module(m->cls->name);
+      TZ_ASSERT(spec != nullptr, "pooling module without a spec: " + m->cls->name);
+      Value x = input();
+      return t_pool(in, *spec, x, [&](const std::string& opt) { return plain(m, opt); }, loc);
+    }
     case ModuleKind::Identity: return input();
     case ModuleKind::Softmax:
     case ModuleKind::LogSoftmax: {
@@ -852,6 +872,7 @@ void register_nn(Interp& in) {
                                                       {"ModuleDict", ModuleKind::ModuleDict}};
   std::vector<std::pair<const char*, ModuleKind>> all(std::begin(kinds), std::end(kinds));
   for (const ActivationSpec& spec : activation_specs()) all.emplace_back(spec.module, ModuleKind::Activation);
+  for (const PoolSpec& spec : pool_specs()) all.emplace_back(spec.module.c_str(), ModuleKind::Pool);
   for (const auto& [name, kind] : all) {
     auto* c = in.heap.make<ClassObj>();
     c->name = name;

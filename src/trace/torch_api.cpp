@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "trace/interp.h"
+#include "trace/pooling.h"
 #include "trace/tensor_ops.h"
 
 namespace tz::tracer {
@@ -1044,6 +1045,7 @@ void register_torch(Interp& in) {
     if (f == "selu" || f == "celu") def_fn(in, "torch." + f, activation_fn(spec, "torch." + f));
   }
   def_fn(in, "torch.nn.functional.dropout", dropout_fn);
+  register_pooling(in);
 
   // creation
   def_fn(in, "torch.zeros", filled(0.0, "torch.zeros"));

@@ -1,0 +1,371 @@
+// Window (pooling) kernels: a tile of BLOCK outputs over the flat output space, so that neighbouring lanes own
+// neighbouring outputs of the contiguous last dim and their loads are coalesced (a stride apart). Each program
+// loops over the static window offsets, innermost dims unrolled, loading the input with a mask for padding and
+// bounds (max pads with -inf and lets NaN through as PyTorch does, avg pads with 0) and accumulating in float32.
+// Windows along a contiguous last dim that tile it (kernel = stride = 2, 4, 8) or are long (16 or more) put
+// that dim's offsets on a second tile axis instead ([BLOCK, LANES]), reduced at the end. The kept (batch,
+// channel) dims merge when the input's strides allow and give one base offset per output; pointwise consumers
+// of the pooled value run after the loop, before the store.
+#include <algorithm>
+#include <limits>
+
+#include "graph/view.h"
+#include "kernel/lower_kinds.h"
+
+namespace tz {
+
+namespace {
+
+// One pooled dim: output o reads positions start(o) + k * dilation, k < kernel, of an input dim of `size`.
+struct WindowDim {
+  int64_t size = 1, out = 1;
+  int64_t kernel = 1, stride = 1, pad = 0, dilation = 1;
+  bool adaptive = false;  // start = o * size // out, end = ceil((o + 1) * size / out); kernel = the largest window
+  int64_t start(int64_t o) const { return adaptive ? o * size / out : o * stride - pad; }
+  int64_t end(int64_t o) const {
+    return adaptive ? ((o + 1) * size + out - 1) / out : start(o) + (kernel - 1) * dilation + 1;
+  }
+};
+
+// PyTorch's avg_pool divisor along one dim (a product over dims gives the window's), for output o.
+int64_t avg_count(const WindowDim& w, int64_t o, bool include_pad) {
+  if (w.adaptive) return w.end(o) - w.start(o);
+  int64_t s = w.start(o), e = std::min(s + w.kernel, w.size + w.pad);
+  return include_pad ? e - s : std::min(e, w.size) - std::max<int64_t>(s, 0);
+}
+
+const char* const kLetters[] = {"d", "h", "w"};
+
+}  // namespace
+
+void lower_window(KernelJob& job) {
+  const Group& g = job.group;
+  TileBuilder b(job.arena);
+  ValueEmitter ve(b, job.schedule, g, job.buffers);
+  const Node* pool = g.nodes.front();
+  TZ_ASSERT(op_kind(pool->op) == OpKind::Window, "a window kernel starts with its pooling node");
+  const Node* src = pool->src[0];
+  int rank = pool->rank(), dims = pooled_dims(pool), lead = rank - dims;
+  bool adaptive = pool->op == Op::AdaptiveMaxPool || pool->op == Op::AdaptiveAvgPool;
+  bool max = pool->op == Op::MaxPool || pool->op == Op::AdaptiveMaxPool;
+  bool indices = pool->attr.str == "indices";  // the argmax: positions are visited in order, so no lane tiles
+
+  std::vector<WindowDim> win(dims);
+  int64_t window = 1;
+  for (int j = 0; j < dims; ++j) {
+    WindowDim& w = win[j];
+    w.size = src->shape[lead + j];
+    w.out = pool->shape[lead + j];
+    if (adaptive) {
+      w.adaptive = true;
+      w.kernel = 0;
+      for (int64_t o = 0; o < w.out; ++o) w.kernel = std::max(w.kernel, w.end(o) - w.start(o));
+    } else {
+      const int64_t* kspd = &pool->attr.ints[4 * j];
+      w.kernel = kspd[0], w.stride = kspd[1], w.pad = kspd[2], w.dilation = kspd[3];
+    }
+    window *= w.kernel;
+  }
+
+  for (auto* o : g.outputs) {
+    ve.collect(o, group_map(g, o));
+    ve.collect_store(o, group_map(g, o));
+  }
+  ve.merge_dims([&](int d) {  // kept dims merge among themselves; each pooled dim keeps its own index
+    int next = d + 1;
+    while (next < rank && g.space[next] == 1) ++next;
+    return next < lead;
+  });
+
+  // Windows along a contiguous last dim are read as a [BLOCK, LANES] tile, a window row per tile row, so that
+  // a warp reads memory densely: non-overlapping windows (kernel = stride = 2, 4 or 8; each thread loads its row
+  // as one vector) and long windows (16 or more, e.g. adaptive pools to a few outputs; LANES at most 128, in
+  // chunks). The lanes are reduced at the end. Other windows loop over every offset with a 1-D tile.
+  std::vector<int64_t> src_strides;
+  TZ_ASSERT(view_strides(src, src_strides), "a view that needs a copy reached a window kernel");
+  const WindowDim& last = win[dims - 1];
+  int64_t lanes = 1;
+  if (!indices && last.dilation == 1 && src_strides[rank - 1] == 1 && last.out > 1) {
+    bool tiling = !last.adaptive && last.stride == last.kernel;
+    if (tiling && (last.kernel == 2 || last.kernel == 4 || last.kernel == 8)) lanes = last.kernel;
+    else if (last.kernel >= 16) lanes = std::min<int64_t>(next_pow2(last.kernel), 128);
+  }
+
+  // The flat output tile and each representative dim's index, as in pointwise kernels ([BLOCK, 1] with lanes).
+  int64_t n = numel(g.space);
+  int64_t block = window <= 4 ? 1024 : window <= 16 ? 512 : 256;
+  if (lanes > 1) block = std::min<int64_t>(block, std::max<int64_t>(16, 2048 / lanes));
+  block = std::min<int64_t>(block, std::max<int64_t>(16, next_pow2(n)));
+  int64_t tile_size = block * lanes;
+  int num_warps = static_cast<int>(std::clamp<int64_t>(tile_size / 128, 1, 4));
+  auto& body = job.kernel.body;
+  const TExpr* n_param = job.constexpr_param("N", n);
+  const TExpr* block_param = job.constexpr_param("BLOCK", block);
+  const TExpr* pid = b.program_id(0);
+  int64_t limit = (int64_t{1} << 31) - block;
+  bool wide = n >= limit || numel(view_root(src)->shape) >= limit;  // offsets past int32: every index is int64
+  if (wide) pid = b.cast(pid, DType::Int64);
+  const TExpr* rows = b.arange(block_param);
+  if (lanes > 1) rows = b.expand(rows, ":, None");
+  body.push_back(TileBuilder::assign("offs", b.add(b.mul(pid, block_param), rows)));
+  const TExpr* offs = b.var("offs");
+  // (A single output needs no mask: every lane computes it, from the same loads, and stores the same value.)
+  const TExpr* out_mask = n % block == 0 || n == 1 ? nullptr : b.lt(offs, n_param);
+  if (out_mask) {
+    body.push_back(TileBuilder::assign("mask", out_mask));
+    out_mask = b.var("mask");
+  }
+  ve.axis_mask = {out_mask};
+  // Lanes walk the output's dims innermost first, except when the input is not contiguous along the last
+  // pooled dim but is along a kept one (a channels-last tensor permuted to NCHW): then that kept dim is the
+  // fastest, so that loads are coalesced (the stores, a fraction of the traffic, are strided instead).
+  std::vector<int> order;  // representative dims, fastest first
+  for (int d = rank - 1; d >= 0; --d) {
+    if (ve.rep()[d] == d) order.push_back(d);
+  }
+  if (src_strides[rank - 1] != 1) {
+    for (size_t i = 0; i < order.size(); ++i) {
+      if (order[i] < lead && src_strides[order[i]] == 1) {
+        auto at = order.begin() + static_cast<std::ptrdiff_t>(i);
+        std::rotate(order.begin(), at, at + 1);
+        break;
+      }
+    }
+  }
+  bool natural = std::is_sorted(order.rbegin(), order.rend());
+  ve.flat_index = natural ? offs : nullptr;  // the flat index is the output's offset only in the natural order
+  int64_t inner = 1;
+  int outermost = order.empty() ? -1 : order.back();
+  for (int d : order) {
+    int64_t size = 1;
+    for (int u = 0; u <= d; ++u) {
+      if (ve.rep()[u] == d) size *= g.space[u];
+    }
+    const TExpr* idx = offs;
+    if (inner != 1) idx = b.op(TOp::FloorDiv, {idx, b.i(inner)});
+    if (d != outermost) idx = b.op(TOp::Mod, {idx, b.i(size)});
+    if (idx != offs) {
+      std::string name = d >= lead ? "o" + std::string(kLetters[3 - dims + d - lead]) : "i" + std::to_string(d);
+      body.push_back(TileBuilder::assign(name, idx));
+      idx = b.var(name);
+    }
+    ve.index[d] = idx;
+    ve.axis_of[d] = 0;
+    inner *= size;
+  }
+  ve.out = &body;
+  if (outermost < 0) ve.store_anchor = offs;
+
+  ve.on_window = [&](const Node*) -> const TExpr* {
+    const std::vector<int64_t>& st = src_strides;
+    const TExpr* x_ptr = b.var(job.buffers.pointer(view_root(src)));
+    // Base offset of the output's (n, c) plane: the kept dims, by the input's strides.
+    const TExpr* base = nullptr;
+    for (int d = 0; d < lead; ++d) {
+      if (ve.rep()[d] != d || st[d] == 0) continue;
+      const TExpr* term = st[d] == 1 ? ve.index[d] : b.mul(ve.index[d], b.i(st[d]));
+      base = base ? b.add(base, term) : term;
+    }
+    if (outermost < 0) base = b.mul(b.i(0), offs);  // a single output: the tile still shapes the pointers
+    if (base) {
+      body.push_back(TileBuilder::assign("base", base));
+      base = b.var("base");
+    }
+    // Per pooled dim: the window's first position (and its end for adaptive windows, which vary in size).
+    std::vector<const TExpr*> start(dims), end(dims);
+    for (int j = 0; j < dims; ++j) {
+      const WindowDim& w = win[j];
+      std::string l = kLetters[3 - dims + j];
+      const TExpr* o = ve.rep()[lead + j] == lead + j ? ve.index[lead + j] : nullptr;
+      const TExpr* s;
+      if (!o) {  // one output along this dim: one window, at a constant position
+        s = b.i(w.start(0));
+      } else if (w.adaptive) {
+        s = b.op(TOp::FloorDiv, {b.mul(o, b.i(w.size)), b.i(w.out)});
+        bool varies = false;
+        for (int64_t q = 0; q < w.out; ++q) varies = varies || w.end(q) - w.start(q) != w.kernel;
+        if (varies) {
+          const TExpr* next = b.mul(b.add(o, b.i(1)), b.i(w.size));
+          const TExpr* e = b.op(TOp::FloorDiv, {b.add(next, b.i(w.out - 1)), b.i(w.out)});
+          body.push_back(TileBuilder::assign(l + "_end", e));
+          end[j] = b.var(l + "_end");
+        }
+      } else {
+        s = w.stride == 1 ? o : b.mul(o, b.i(w.stride));
+        if (w.pad) s = b.op(TOp::Sub, {s, b.i(w.pad)});
+      }
+      if (s->op != TOp::Var && s->op != TOp::Int) {
+        body.push_back(TileBuilder::assign(l + "_start", s));
+        s = b.var(l + "_start");
+      }
+      start[j] = s;
+    }
+
+    DType f32 = DType::Float32;
+    const char* acc = "acc";
+    double pad_value = max ? -std::numeric_limits<double>::infinity() : 0.0;
+    std::string tile = lanes > 1 ? "[BLOCK, " + std::to_string(lanes) + "]" : "[BLOCK]";
+    body.push_back(TileBuilder::assign(acc, max ? b.full(tile, b.f(pad_value), f32) : b.zeros(tile, f32)));
+    if (indices) {
+      // PyTorch's initial index: each dim's first window position that is not negative (stepping by the
+      // dilation), even past the input's end; it stays when no valid value exceeds -inf.
+      const TExpr* first = nullptr;
+      for (int j = 0; j < dims; ++j) {
+        const WindowDim& w = win[j];
+        const TExpr* f = start[j];
+        if (f->op == TOp::Int) {
+          int64_t v = f->ival;
+          while (v < 0) v += w.dilation;
+          f = b.i(v);
+        } else if (!w.adaptive && w.pad > 0) {
+          const TExpr* up = b.op(TOp::FloorDiv, {b.op(TOp::Sub, {b.i(w.dilation - 1), f}), b.i(w.dilation)});
+          const TExpr* moved = w.dilation == 1 ? b.i(0) : b.add(f, b.mul(up, b.i(w.dilation)));
+          f = b.op(TOp::Where, {b.lt(f, b.i(0)), moved, f});
+        }
+        first = first ? b.add(b.mul(first, b.i(w.size)), f) : f;
+      }
+      body.push_back(TileBuilder::assign("idx", b.add(first, b.zeros(tile, wide ? DType::Int64 : DType::Int32))));
+    }
+    std::string lane_var = std::string("k") + kLetters[2];
+    if (lanes > 1) body.push_back(TileBuilder::assign(lane_var, b.expand(b.arange(b.i(lanes)), "None, :")));
+
+    // Nested loops over the window, outermost pooled dim first (the last one is the lane axis, if any); the
+    // innermost dims are unrolled while the loads in flight stay at about 64 values per thread.
+    int loops = lanes > 1 ? dims - 1 : dims;
+    std::vector<char> unroll(dims, 0);
+    int64_t per_load = std::max<int64_t>(1, tile_size / (32 * num_warps));
+    int64_t budget = std::clamp<int64_t>(64 / per_load, 1, 32);
+    int64_t unrolled = 1;
+    for (int j = loops - 1; j >= 0; --j) {
+      if (unrolled * win[j].kernel > budget) break;
+      unrolled *= win[j].kernel;
+      unroll[j] = 1;
+    }
+    std::vector<TStmt>* cur = &body;
+    const TExpr* off = base;
+    const TExpr* mask = out_mask;
+    for (int j = 0; j < dims; ++j) {
+      const WindowDim& w = win[j];
+      std::string l = kLetters[3 - dims + j];
+      TStmt loop{TStmtKind::For};
+      loop.var = "k" + l;
+      loop.start = b.i(0);
+      loop.stop = b.i(w.kernel);
+      loop.step = b.i(1);
+      loop.unroll = unroll[j];
+      // The lane dim's offsets are the tile's second axis, in chunks of LANES when the window is longer.
+      bool lane_dim = j >= loops;
+      int64_t chunks = lane_dim ? (w.kernel + lanes - 1) / lanes : 0;
+      bool looped = !lane_dim || chunks > 1;
+      std::vector<TStmt>& out = looped ? loop.body : *cur;
+      const TExpr* k = b.var(loop.var);
+      if (lane_dim) {
+        k = b.var(lane_var);
+        if (chunks > 1) {
+          loop.var = lane_var + "0";
+          loop.step = b.i(lanes);
+          k = b.add(b.var(loop.var), k);
+        }
+      }
+      const TExpr* step = w.dilation == 1 ? k : b.mul(k, b.i(w.dilation));
+      bool at_zero = start[j]->op == TOp::Int && start[j]->ival == 0;
+      const TExpr* pos = at_zero ? step : b.add(start[j], step);
+      out.push_back(TileBuilder::assign(l + "_in", pos));
+      pos = b.var(l + "_in");
+      // Bounds only where some window crosses them.
+      const TExpr* ok = nullptr;
+      if (lane_dim && chunks * lanes != w.kernel && !(w.adaptive && end[j])) ok = b.lt(k, b.i(w.kernel));
+      if (w.adaptive) {
+        if (end[j]) ok = b.band(ok, b.lt(pos, end[j]));
+      } else {
+        int64_t last = w.start(w.out - 1) + (w.kernel - 1) * w.dilation;
+        if (w.pad > 0) ok = b.band(ok, b.op(TOp::Ge, {pos, b.i(0)}));
+        if (last >= w.size) ok = b.band(ok, b.lt(pos, b.i(w.size)));
+      }
+      if (ok) {
+        out.push_back(TileBuilder::assign("ok_" + l, ok));
+        mask = b.band(mask, b.var("ok_" + l));
+      }
+      int64_t stride = st[lead + j];
+      const TExpr* term = stride == 1 ? pos : b.mul(pos, b.i(stride));
+      off = off ? b.add(off, term) : term;
+      if (j + 1 < dims) {
+        out.push_back(TileBuilder::assign("row_" + l, off));
+        off = b.var("row_" + l);
+      }
+      if (!looped) continue;
+      cur->push_back(std::move(loop));
+      cur = &cur->back().body;
+    }
+    const TExpr* v = b.load(b.add(x_ptr, off), mask, mask ? b.f(pad_value) : nullptr);
+    cur->push_back(TileBuilder::assign("v", b.cast(v, f32)));
+    const TExpr* acc_v = b.var(acc);
+    const TExpr* v_var = b.var("v");
+    if (max) {
+      // PyTorch's rule: a larger value or a NaN replaces the maximum (so NaN propagates, as in eager).
+      const TExpr* take = b.op(TOp::Or, {b.op(TOp::Gt, {v_var, acc_v}), b.op(TOp::Ne, {v_var, v_var})});
+      if (indices) {
+        const TExpr* idx_v = b.var("idx");
+        take = b.band(mask, take);
+        const TExpr* flat = b.var(std::string(kLetters[3 - dims]) + "_in");
+        for (int j = 1; j < dims; ++j) {
+          flat = b.add(b.mul(flat, b.i(win[j].size)), b.var(std::string(kLetters[3 - dims + j]) + "_in"));
+        }
+        cur->push_back(TileBuilder::assign("take", take));
+        take = b.var("take");
+        cur->push_back(TileBuilder::assign("idx", b.op(TOp::Where, {take, flat, idx_v})));
+      }
+      cur->push_back(TileBuilder::assign(acc, b.op(TOp::Where, {take, v_var, acc_v})));
+    } else {
+      cur->push_back(TileBuilder::assign(acc, b.add(acc_v, v_var)));
+    }
+    if (lanes > 1) {
+      // Reduce the lanes; a NaN in any lane is carried through the sum of the NaN lanes (0 when there are none).
+      const TExpr* red = b.reduce(max ? TOp::Max : TOp::Sum, acc_v, 1);
+      if (max) {
+        const TExpr* nans = b.reduce(TOp::Sum, b.op(TOp::Where, {b.op(TOp::Ne, {acc_v, acc_v}), acc_v, b.f(0.0)}), 1);
+        red = b.add(red, nans);
+      }
+      body.push_back(TileBuilder::assign(acc, red));
+    }
+    if (indices) return b.var("idx");
+    if (max) return acc_v;
+
+    // avg: PyTorch's divisor, constant where every window has the same one.
+    bool include_pad = pool->attr.floats.empty() || pool->attr.floats[0] != 0;
+    int64_t divisor_override = pool->attr.floats.size() > 1 ? static_cast<int64_t>(pool->attr.floats[1]) : 0;
+    if (divisor_override != 0) return b.op(TOp::Div, {acc_v, b.f(static_cast<double>(divisor_override))});
+    int64_t constant = 1;
+    const TExpr* count = nullptr;
+    for (int j = 0; j < dims; ++j) {
+      const WindowDim& w = win[j];
+      bool same = true;
+      for (int64_t q = 1; q < w.out; ++q) same = same && avg_count(w, q, include_pad) == avg_count(w, 0, include_pad);
+      if (same) {
+        constant *= avg_count(w, 0, include_pad);
+        continue;
+      }
+      const TExpr* c;
+      if (w.adaptive) {
+        c = b.op(TOp::Sub, {end[j], start[j]});
+      } else if (include_pad) {
+        c = b.op(TOp::Sub, {b.op(TOp::Minimum, {b.add(start[j], b.i(w.kernel)), b.i(w.size + w.pad)}), start[j]});
+      } else {
+        c = b.op(TOp::Sub, {b.op(TOp::Minimum, {b.add(start[j], b.i(w.kernel)), b.i(w.size)}),
+                            b.op(TOp::Maximum, {start[j], b.i(0)})});
+      }
+      std::string name = std::string("count_") + kLetters[3 - dims + j];
+      body.push_back(TileBuilder::assign(name, c));
+      count = count ? b.mul(count, b.var(name)) : b.var(name);
+    }
+    if (!count) return b.op(TOp::Div, {acc_v, b.f(static_cast<double>(constant))});
+    if (constant != 1) count = b.mul(count, b.i(constant));
+    return b.op(TOp::Div, {acc_v, b.cast(count, f32)});
+  };
+  for (auto* o : g.outputs) ve.store(o, group_map(g, o), ve.value(o, group_map(g, o)));
+
+  job.launch.grid = {std::to_string((n + block - 1) / block)};
+  job.launch.num_warps = num_warps;
+}
+
+}  // namespace tz
