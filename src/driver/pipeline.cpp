@@ -9,6 +9,7 @@
 #include "passes/conv_layout.h"
 #include "passes/decompose.h"
 #include "passes/fuse.h"
+#include "passes/fuse_attention.h"
 #include "passes/sink_reshape.h"
 #include "passes/split_reduce.h"
 #include "trace/trace.h"
@@ -17,8 +18,8 @@ namespace tz {
 
 namespace {
 
-const char* const kPasses[] = {"parse", "trace", "decompose", "sink_reshape", "split_reduce", "conv_layout", "fuse",
-                               "lower", nullptr};
+const char* const kPasses[] = {"parse",        "trace",       "fuse_attention", "decompose", "sink_reshape",
+                               "split_reduce", "conv_layout", "fuse",           "lower",     nullptr};
 
 std::string base_name(const std::string& path) {
   size_t slash = path.find_last_of('/');
@@ -67,7 +68,10 @@ ConvertResult convert(const SourceFile& file, const ConvertOptions& options) {
       return result;
     }
 
-    std::unique_ptr<Graph> g = decompose(*traced.graph);
+    std::unique_ptr<Graph> g = fuse_attention(*traced.graph);
+    verify(*g);
+    dump("fuse_attention", dump_graph(*g));
+    g = decompose(*g);
     verify(*g);
     dump("decompose", dump_graph(*g));
     g = sink_reshape(*g);

@@ -221,6 +221,31 @@ const Node* Graph::conv(const Node* x, const Node* w, Shape out, Attr attr, Sour
   return make(Op::Conv, x->dtype, std::move(out), {x, w}, std::move(attr), loc);
 }
 
+const Node* Graph::attention(const Node* q, const Node* kt, const Node* v, const Node* mask, Attr attr,
+                             SourceLoc loc) {
+  TZ_ASSERT(q->rank() >= 2 && kt->rank() >= 2 && v->rank() >= 2, "attention operands need rank >= 2");
+  TZ_ASSERT(q->dtype == kt->dtype && q->dtype == v->dtype, "attention operands differ in dtype");
+  TZ_ASSERT(q->shape.back() == kt->shape[kt->rank() - 2], "attention head dims differ");
+  TZ_ASSERT(kt->shape.back() == v->shape[v->rank() - 2], "attention key counts differ");
+  TZ_ASSERT(attr.ints.size() == 3 && attr.floats.size() == 2, "attention attributes");
+  TZ_ASSERT((mask != nullptr) == (attr.ints[1] != 0), "attention mask kind without a mask");
+  Shape bq(q->shape.begin(), q->shape.end() - 2), bk(kt->shape.begin(), kt->shape.end() - 2);
+  Shape bv(v->shape.begin(), v->shape.end() - 2), qk, batch;
+  TZ_ASSERT(broadcast_shapes(bq, bk, qk) && broadcast_shapes(qk, bv, batch), "attention batch dims do not broadcast");
+  Shape scores = batch, out = batch;
+  scores.push_back(q->shape[q->rank() - 2]);
+  scores.push_back(kt->shape.back());
+  out.push_back(q->shape[q->rank() - 2]);
+  out.push_back(v->shape.back());
+  std::vector<const Node*> src = {q, kt, v};
+  if (mask) {
+    Shape joined;
+    TZ_ASSERT(broadcast_shapes(mask->shape, scores, joined) && joined == scores, "attention mask does not broadcast");
+    src.push_back(mask);
+  }
+  return make(Op::Attention, q->dtype, out, std::move(src), std::move(attr), loc);
+}
+
 const Node* rebuild(Graph& out, const Node* old, const std::vector<const Node*>& src) {
   return out.make(old->op, old->dtype, old->shape, src, old->attr, old->loc);
 }
@@ -315,6 +340,7 @@ void verify(const Graph& g) {
       case OpKind::Window:
         TZ_ASSERT(n->src.size() == 1 && n->rank() == n->src[0]->rank(), "pooling arity and rank");
         break;
+      case OpKind::Attention: TZ_ASSERT(n->src.size() == (n->attr.ints[1] ? 4u : 3u), "attention arity"); break;
       case OpKind::Composite: break;
     }
     if (is_pointwise(n->op)) {

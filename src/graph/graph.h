@@ -50,6 +50,8 @@ class Graph {
   const Node* matmul(const Node* a, const Node* b, SourceLoc loc = {});  // rank >= 2 both
   // Convolution (see ops.def for `attr`); `out` is the output shape the caller computed. x and w share a dtype.
   const Node* conv(const Node* x, const Node* w, Shape out, Attr attr, SourceLoc loc = {});
+  // softmax(scale * q @ kt, masked) @ v; `attr` as documented in ops.def; mask may be null.
+  const Node* attention(const Node* q, const Node* kt, const Node* v, const Node* mask, Attr attr, SourceLoc loc = {});
 
   std::vector<InputSpec> inputs;
   std::vector<ParamSpec> params;

@@ -64,6 +64,7 @@ std::string kernel_name(const Group& g) {
     std::string suffix = g.nodes[0]->attr.str == "indices" ? "d_indices_kernel" : "d_kernel";
     return parts[0] + std::to_string(pooled_dims(g.nodes[0])) + suffix;
   }
+  if (parts.size() == 1 && g.kind == GroupKind::Attention) return "attention_kernel";
   std::string out = "fused";
   if (parts.size() == 1) out = g.kind == GroupKind::Reduction ? "reduce" : "pointwise";
   for (size_t i = 0; i < parts.size() && i < 5; ++i) out += "_" + parts[i];
@@ -191,6 +192,9 @@ ForwardPlan lower(const Schedule& s, TileArena& arena, const LowerOptions& optio
       case GroupKind::Conv:
         lower_conv(job);
         for (const auto& a : job.launch.args) plan.uses_conv_precision |= a.value == "conv_precision";
+      case GroupKind::Attention:
+        lower_attention(job);
+        plan.uses_matmul_precision = true;
         break;
       case GroupKind::Window: lower_window(job); break;
     }

@@ -31,7 +31,7 @@ enum class TOp {
   Load,       // tl.load(args[0], mask=args[1]?, other=args[2]?)   (mask/other may be absent)
   Where,      // tl.where(c, a, b)
   Maximum, Minimum,
-  Exp, Log, Sqrt, Rsqrt, Sin, Cos, Sigmoid, Erf, Abs, Floor,
+  Exp, Exp2, Log, Sqrt, Rsqrt, Sin, Cos, Sigmoid, Erf, Abs, Floor,
   Cast,       // args[0].to(dtype), or args[0].to(args[1]) when a second operand gives the type
   Sum, Max, Min, Prod, ArgMax, ArgMin,  // tl.sum(args[0], axis=ival); Prod uses a combine function
   Dot,        // tl.dot(a, b, acc, input_precision=args[3])

@@ -102,7 +102,9 @@ void ValueEmitter::collect(const Node* n, const std::vector<int>& map) {
     collect(n->src[0], full);
     return;
   }
-  if (op_kind(n->op) == OpKind::Matmul || op_kind(n->op) == OpKind::Conv) return;  // read by the kind itself
+  OpKind kind = op_kind(n->op);
+  // the matmul, conv and attention kinds read their operands themselves
+  if (kind == OpKind::Matmul || kind == OpKind::Conv || kind == OpKind::Attention) return;
   if (op_kind(n->op) == OpKind::Window) {
     // The window kind reads its input itself; its kept (leading) dims walk the input by strides, which
     // decides whether they merge. Pooled dims never merge.

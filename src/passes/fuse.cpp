@@ -1,5 +1,5 @@
 // fuse: greedy partition of the graph into kernels, in topological order.
-//  - a matmul or a convolution starts a kernel; its operands must be in memory;
+//  - a matmul, a convolution or an attention starts a kernel; its operands must be in memory;
 //  - a pooling (window) op starts a kernel over its output; its input is read from memory, window by window;
 //  - a reduction joins the kernel of its input when that kernel iterates over the same space (a pointwise
 //    kernel over the input shape becomes a reduction kernel), else starts one;
@@ -78,6 +78,7 @@ class Fuser {
       if (kind == OpKind::Matmul) place_template(n, GroupKind::Matmul);
       else if (kind == OpKind::Conv) place_template(n, GroupKind::Conv);
       else if (kind == OpKind::Window) place_window(n);
+      else if (kind == OpKind::Attention) place_template(n, GroupKind::Attention);
       else if (kind == OpKind::Reduce) place_reduce(n);
       else place_pointwise(n);
     }
@@ -307,7 +308,7 @@ class Fuser {
     read_from_memory(gid, x);
   }
 
-  // A matmul or conv kernel: the op first, then the pointwise epilogue that joins it.
+  // A matmul, conv or attention kernel: the op first, then the pointwise epilogue that joins it.
   void place_template(const Node* n, GroupKind kind) {
     int gid = new_group(kind, n->shape);
     add(gid, n);
@@ -425,7 +426,7 @@ Schedule fuse(std::unique_ptr<Graph> g) {
 
 std::string dump_schedule(const Schedule& s) {
   std::ostringstream os;
-  const char* kinds[] = {"pointwise", "reduction", "matmul", "conv", "window"};
+  const char* kinds[] = {"pointwise", "reduction", "matmul", "conv", "window", "attention"};
   for (const auto& grp : s.groups) {
     os << "kernel " << grp.id << " " << kinds[static_cast<int>(grp.kind)] << " space " << shape_str(grp.space);
     if (!grp.axes.empty()) {

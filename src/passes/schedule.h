@@ -2,8 +2,9 @@
 //
 // A group is one kernel. Its iteration space (`space`) is the output shape of a pointwise group, the input shape
 // of a reduction group (reductions over `axes`; values in the group are either "full" — shaped like `space` —
-// or "reduced"), or the output shape of a matmul, conv or window (pooling) group. Leaves (inputs, params, constants) and views of
-// materialized values are not in any group: kernels read them through strided loads.
+// or "reduced"), or the output shape of a matmul, conv, window (pooling) or attention group. Leaves (inputs,
+// params, constants) and views of materialized values are not in any group: kernels read them through strided
+// loads.
 #pragma once
 
 #include <memory>
@@ -14,7 +15,7 @@
 
 namespace tz {
 
-enum class GroupKind { Pointwise, Reduction, Matmul, Conv, Window };
+enum class GroupKind { Pointwise, Reduction, Matmul, Conv, Window, Attention };
 
 struct Group {
   int id = 0;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace tz::tracer {
 
@@ -1012,6 +1013,70 @@ Value t_conv(Interp& in, const std::string& fname, const Value& x, const Value& 
   }
   if (!batched) y = t_reshape(in, y, result, loc);
   return y;
+}
+
+Value t_attention(Interp& in, const Value& q, const Value& k, const Value& v, const Value& mask, bool causal,
+                  double scale, SourceLoc loc) {
+  const std::string f = "scaled_dot_product_attention";
+  TensorObj* tq = need_tensor(q, f + " query", loc);
+  TensorObj* tk = need_tensor(k, f + " key", loc);
+  TensorObj* tv = need_tensor(v, f + " value", loc);
+  if (tq->rank() < 2 || tk->rank() < 2 || tv->rank() < 2) {
+    fail(loc, f + ": query, key and value need at least 2 dims, got " + shape_text(tq->shape) + ", " +
+                  shape_text(tk->shape) + " and " + shape_text(tv->shape));
+  }
+  if (tq->dtype != tk->dtype || tq->dtype != tv->dtype) {
+    fail(loc, f + ": query, key and value must have the same dtype, got " + torch_dtype_name(tq->dtype) + ", " +
+                  torch_dtype_name(tk->dtype) + " and " + torch_dtype_name(tv->dtype));
+  }
+  if (!is_floating(tq->dtype)) fail(loc, f + " of " + torch_dtype_name(tq->dtype) + " tensors is not supported");
+  int64_t e = tq->shape.back(), s = tk->shape[tk->rank() - 2];
+  if (tk->shape.back() != e) {
+    fail(loc, f + ": the query's head dim " + std::to_string(e) + " differs from the key's " +
+                  std::to_string(tk->shape.back()));
+  }
+  if (tv->shape[tv->rank() - 2] != s) {
+    fail(loc, f + ": key and value have different sequence lengths (" + std::to_string(s) + " and " +
+                  std::to_string(tv->shape[tv->rank() - 2]) + ")");
+  }
+  if (e > 256 || tv->shape.back() > 256) fail(loc, f + ": head dims above 256 are not supported");
+  Shape bq(tq->shape.begin(), tq->shape.end() - 2), bk(tk->shape.begin(), tk->shape.end() - 2);
+  Shape bv(tv->shape.begin(), tv->shape.end() - 2), bqk, batch;
+  if (!broadcast_shapes(bq, bk, bqk) || !broadcast_shapes(bqk, bv, batch)) {
+    fail(loc, f + ": the batch dims of " + shape_text(tq->shape) + ", " + shape_text(tk->shape) + " and " +
+                  shape_text(tv->shape) + " do not broadcast");
+  }
+  Shape scores = batch, out = batch;
+  scores.push_back(tq->shape[tq->rank() - 2]);
+  scores.push_back(s);
+  out.push_back(tq->shape[tq->rank() - 2]);
+  out.push_back(tv->shape.back());
+  TensorObj* tm = nullptr;
+  if (!mask.is_none()) {
+    tm = need_tensor(mask, f + " attn_mask", loc);
+    if (causal) fail(loc, f + ": attn_mask and is_causal=True cannot be given together");
+    if (tm->dtype != DType::Bool && tm->dtype != tq->dtype) {
+      fail(loc, f + ": attn_mask must be bool or the query's dtype (" + torch_dtype_name(tq->dtype) + "), got " +
+                    torch_dtype_name(tm->dtype));
+    }
+    Shape joined;
+    if (!broadcast_shapes(tm->shape, scores, joined) || joined != scores) {
+      fail(loc, f + ": attn_mask " + shape_text(tm->shape) + " does not broadcast to the scores " +
+                    shape_text(scores));
+    }
+  }
+  if (!traced(in, {tq, tk, tv, tm}, loc)) return shape_only(in, out, tq->dtype);
+  Graph& g = *in.graph;
+  std::vector<int64_t> perm(static_cast<size_t>(tk->rank()));
+  for (size_t i = 0; i < perm.size(); ++i) perm[i] = static_cast<int64_t>(i);
+  std::swap(perm[perm.size() - 1], perm[perm.size() - 2]);
+  Attr a;
+  int64_t kind = tm ? (tm->dtype == DType::Bool ? 1 : 3) : 0;
+  a.ints = {causal ? 1 : 0, kind, 1};
+  a.floats = {std::isnan(scale) ? 1.0 / std::sqrt(static_cast<double>(e)) : scale,
+              -std::numeric_limits<double>::infinity()};
+  const Node* n = g.attention(tq->node, g.permute(tk->node, perm, loc), tv->node, tm ? tm->node : nullptr, a, loc);
+  return from_node(in, n);
 }
 
 Value t_full(Interp& in, Shape shape, double value, DType dtype, SourceLoc loc) {

@@ -83,6 +83,9 @@ Value t_index(Interp& in, const Value& x, const Value& index, SourceLoc loc);  /
 
 Value t_matmul(Interp& in, const Value& a, const Value& b, SourceLoc loc, const char* fname = "matmul");
 Value t_linear(Interp& in, const Value& x, const Value& w, const Value& b, SourceLoc loc);
+// F.scaled_dot_product_attention without dropout or GQA; mask may be none, scale NaN for 1/sqrt(E).
+Value t_attention(Interp& in, const Value& q, const Value& k, const Value& v, const Value& mask, bool causal,
+                  double scale, SourceLoc loc);
 
 // A convolution's options as PyTorch spells them: an int or a tuple of nd ints each (padding also 'same' or
 // 'valid' when not transposed); none means the default (stride 1, padding 0, dilation 1, output_padding 0).

@@ -662,6 +662,19 @@ Value dropout_fn(Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
   return b[0];
 }
 
+Value sdpa_fn(Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+  const std::string f = "F.scaled_dot_product_attention";
+  Bound b = bind(in, a, f,
+                 {"query", "key", "value", "attn_mask=", "dropout_p=", "is_causal=", "scale=", "enable_gqa="}, loc);
+  if (b.has(4) && to_float(b[4], f + " dropout_p", loc) != 0.0) {
+    fail(loc, f + " with dropout_p > 0 is random: not supported (only dropout_p=0.0)");
+  }
+  if (opt_bool(b, 7, false, f, loc)) fail(loc, f + " with enable_gqa=True is not supported");
+  double scale = b.has(6) ? to_float(b[6], f + " scale", loc) : std::nan("");
+  return t_attention(in, b[0], b[1], b[2], b.has(3) ? b[3] : Value::none(), opt_bool(b, 5, false, f, loc), scale,
+                     loc);
+}
+
 // --- Tensor attributes ---
 
 Value inplace_method(Interp& in, const std::string& name, const Value& self, CallArgs& a, SourceLoc loc) {
@@ -1046,6 +1059,7 @@ void register_torch(Interp& in) {
   }
   def_fn(in, "torch.nn.functional.dropout", dropout_fn);
   register_pooling(in);
+  def_fn(in, "torch.nn.functional.scaled_dot_product_attention", sdpa_fn);
 
   // creation
   def_fn(in, "torch.zeros", filled(0.0, "torch.zeros"));
