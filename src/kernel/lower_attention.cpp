@@ -208,9 +208,7 @@ void lower_attention(KernelJob& job) {
   ve.axis_of[R - 2] = 0;
   ve.axis_of[R - 1] = 1;
   ve.axis_mask = {row_ok, ev_ok};
-  std::vector<int> identity(rank);
-  for (int d = 0; d < rank; ++d) identity[d] = d;
-  ve.keep_in_cache(at, identity, out);
+  ve.keep_in_cache(at, group_map(g, at), out);  // size-1 dims map to -1, as consumers read it
   for (auto* o : g.outputs) ve.store(o, group_map(g, o), ve.value(o, group_map(g, o)));
 
   job.launch.grid = {std::to_string((l + tiles.block_m - 1) / tiles.block_m)};

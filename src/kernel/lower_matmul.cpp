@@ -140,9 +140,7 @@ void lower_matmul(KernelJob& job) {
   ve.axis_of[rank - 1] = 1;
   ve.axis_mask = {m % block_m == 0 ? nullptr : b.lt(b.expand(rm, ":, None"), M),
                   n % block_n == 0 ? nullptr : b.lt(b.expand(rn, "None, :"), N)};
-  std::vector<int> identity(rank);
-  for (int d = 0; d < rank; ++d) identity[d] = d;
-  ve.keep_in_cache(mm, identity, b.var("acc"));
+  ve.keep_in_cache(mm, group_map(g, mm), b.var("acc"));  // size-1 dims map to -1, as consumers read it
   for (auto* o : g.outputs) ve.store(o, group_map(g, o), ve.value(o, group_map(g, o)));
 
   job.launch.grid = {std::to_string(pid_m_count * pid_n_count)};
