@@ -249,7 +249,32 @@ const TExpr* ValueEmitter::compute(const Node* n, const std::vector<int>& map) {
   }
   std::vector<const TExpr*> args;
   for (auto* src : n->src) args.push_back(value(src, broadcast_map(src->shape, n->shape, map)));
+  if (n->op == Op::Tri) {
+    // tril(x, k) => where(col - row <= k, x, 0); triu(x, k) => where(col - row >= k, x, 0)
+    int r = n->rank();
+    const TExpr* diff = b_.op(TOp::Sub, {dim_index(map[r - 1]), dim_index(map[r - 2])});
+    const TExpr* keep = b_.op(n->attr.ints[1] ? TOp::Ge : TOp::Le, {diff, b_.i(n->attr.ints[0])});
+    return b_.op(TOp::Where, {keep, args[0], is_floating(n->dtype) ? b_.f(0.0) : b_.i(0)});
+  }
   return pointwise(n, std::move(args));
+}
+
+const TExpr* ValueEmitter::dim_index(int d) {
+  if (d < 0) return b_.i(0);
+  int r = rep_[d];
+  TZ_ASSERT(r >= 0 && index[r], "no index for a kernel dim");
+  // index[r] counts over r's whole merged run: d's own index is a division and a modulo away.
+  int64_t inner = 1;
+  bool outer = false;
+  for (int u = 0; u < static_cast<int>(rep_.size()); ++u) {
+    if (rep_[u] != r) continue;
+    if (u > d) inner *= g_.space[u];
+    if (u < d) outer = true;
+  }
+  const TExpr* idx = index[r];
+  if (inner != 1) idx = b_.op(TOp::FloorDiv, {idx, b_.i(inner)});
+  if (outer) idx = b_.op(TOp::Mod, {idx, b_.i(g_.space[d])});
+  return idx;
 }
 
 namespace {

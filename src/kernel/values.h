@@ -68,6 +68,7 @@ class ValueEmitter {
   const TExpr* ptr_base(const Node* n);
   const TExpr* compute(const Node* n, const std::vector<int>& map);
   const TExpr* pointwise(const Node* n, std::vector<const TExpr*> a);
+  const TExpr* dim_index(int d);  // the index of kernel dim d alone (d may be merged into a longer run)
   bool in_group(const Node* n) const;
   std::string key(const Node* n, const std::vector<int>& map) const;
 

@@ -149,6 +149,16 @@ Value t_unary(Interp& in, Op op, const Value& x, SourceLoc loc) {
   return shape_only(in, t->shape, op == Op::LogicalNot ? DType::Bool : in_type);
 }
 
+Value t_tri(Interp& in, const Value& x, int64_t diagonal, bool upper, SourceLoc loc) {
+  std::string name = upper ? "torch.triu" : "torch.tril";
+  TensorObj* t = need_tensor(x, name, loc);
+  if (t->rank() < 2) fail(loc, name + ": the input must have at least 2 dims, got " + shape_text(t->shape));
+  if (!traced(in, {t}, loc)) return shape_only(in, t->shape, t->dtype);
+  Attr a;
+  a.ints = {diagonal, upper ? 1 : 0};
+  return from_node(in, in.graph->make(Op::Tri, t->dtype, t->shape, {t->node}, a, loc));
+}
+
 Value t_binary(Interp& in, Op op, const Value& a, const Value& b, SourceLoc loc) {
   need_scalar_or_tensor(a, loc);
   need_scalar_or_tensor(b, loc);

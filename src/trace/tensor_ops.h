@@ -23,6 +23,8 @@ Value t_binary(Interp& in, Op op, const Value& a, const Value& b, SourceLoc loc)
 Value t_where(Interp& in, const Value& cond, const Value& a, const Value& b, SourceLoc loc);
 Value t_clamp(Interp& in, const Value& x, const Value& lo, const Value& hi, SourceLoc loc);
 Value t_cast(Interp& in, const Value& x, DType to, SourceLoc loc);
+// torch.tril (upper = false) / torch.triu of a forward tensor: zeros outside the band of the last two dims.
+Value t_tri(Interp& in, const Value& x, int64_t diagonal, bool upper, SourceLoc loc);
 
 // dims: nullopt = all. Sum/Prod/Max/Min/Mean/ArgMax/ArgMin.
 Value t_reduce(Interp& in, Op op, const Value& x, std::optional<std::vector<int64_t>> dims, bool keepdim,

@@ -408,8 +408,11 @@ Value tensor_fn(Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
 
 Fn triangle(const std::string& name) {
   return [name](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
-    no_forward(in, name, loc);
     Bound b = bind(in, a, name, {"input", "diagonal="}, loc);
+    if (in.phase == Phase::Forward) {
+      int64_t diagonal = b.has(1) ? to_int(b[1], name + " diagonal", loc) : 0;
+      return t_tri(in, b[0], diagonal, name == "torch.triu", loc);
+    }
     TensorObj* t = need_tensor(b[0], name, loc);
     if (t->rank() < 2) fail(loc, name + ": the input must have at least 2 dims");
     return created(in, t->shape, t->dtype, 0, loc);
