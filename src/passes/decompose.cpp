@@ -367,6 +367,10 @@ std::unique_ptr<Graph> decompose(const Graph& g) {
       case Op::AvgPool:
       case Op::AdaptiveMaxPool:
       case Op::AdaptiveAvgPool: return lower_pool(out, old, src[0]);
+      case Op::Diag:
+        throw UserError(old->loc,
+                        "torch.diag(v) is only supported as an operand of a matrix product (diag(v) @ m or m @ "
+                        "diag(v), computed as a row or column scale): an N x N diagonal matrix is never built");
       case Op::Sum:
       case Op::Prod:
       case Op::Max:

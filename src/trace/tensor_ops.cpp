@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cctype>
 #include <limits>
+#include <map>
 
 namespace tz::tracer {
 
@@ -157,6 +159,18 @@ Value t_tri(Interp& in, const Value& x, int64_t diagonal, bool upper, SourceLoc 
   Attr a;
   a.ints = {diagonal, upper ? 1 : 0};
   return from_node(in, in.graph->make(Op::Tri, t->dtype, t->shape, {t->node}, a, loc));
+}
+
+Value t_diag(Interp& in, const Value& x, int64_t diagonal, SourceLoc loc) {
+  TensorObj* t = need_tensor(x, "torch.diag", loc);
+  if (t->rank() != 1 && t->rank() != 2) fail(loc, "torch.diag expects a 1-D or 2-D tensor, got " + shape_text(t->shape));
+  Shape out = t->rank() == 1 ? Shape{t->shape[0] + std::abs(diagonal), t->shape[0] + std::abs(diagonal)}
+                             : Shape{std::max<int64_t>(0, std::min(t->shape[0] - std::max<int64_t>(0, -diagonal),
+                                                                   t->shape[1] - std::max<int64_t>(0, diagonal)))};
+  if (!traced(in, {t}, loc)) return shape_only(in, out, t->dtype);
+  if (t->rank() == 2) fail(loc, "torch.diag of a matrix (taking its diagonal) in forward() is not supported yet");
+  if (diagonal != 0) fail(loc, "torch.diag with diagonal != 0 in forward() is not supported yet");
+  return from_node(in, in.graph->make(Op::Diag, t->dtype, out, {t->node}, {}, loc));
 }
 
 Value t_binary(Interp& in, Op op, const Value& a, const Value& b, SourceLoc loc) {
@@ -856,6 +870,16 @@ Value t_matmul(Interp& in, const Value& a, const Value& b, SourceLoc loc, const 
   if (tb->rank() > 1) out.push_back(sb.back());
   check_shape(out, loc);
   if (traced(in, {ta, tb}, loc)) {
+    // A diagonal matrix is a scale: matmul(diag(d), m) => d[:, None] * m; matmul(m, diag(d)) => m * d[None, :]
+    Graph& g = *in.graph;
+    if (ta->node->op == Op::Diag && tb->rank() >= 2) {
+      const Node* d = ta->node->src[0];
+      return from_node(in, g.binary(Op::Mul, g.reshape(d, {d->shape[0], 1}, loc), tb->node, loc));
+    }
+    if (tb->node->op == Op::Diag && ta->rank() >= 2) {
+      const Node* d = tb->node->src[0];
+      return from_node(in, g.binary(Op::Mul, ta->node, g.reshape(d, {1, d->shape[0]}, loc), loc));
+    }
     const Node* na = in.graph->reshape(ta->node, sa, loc);
     const Node* nb = in.graph->reshape(tb->node, sb, loc);
     const Node* m = in.graph->matmul(na, nb, loc);
@@ -1087,6 +1111,145 @@ Value t_attention(Interp& in, const Value& q, const Value& k, const Value& v, co
               -std::numeric_limits<double>::infinity()};
   const Node* n = g.attention(tq->node, g.permute(tk->node, perm, loc), tv->node, tm ? tm->node : nullptr, a, loc);
   return from_node(in, n);
+}
+
+// einsum of one or two operands, mapped onto sums, views, broadcasting products and one matmul:
+//   A[batch, m, k] , B[batch, k, n] -> permute/reshape A to [batch..., M, K] and B to [batch..., K, N], matmul,
+//   reshape to [batch..., m..., n...] and permute to the output's order. Indices of one operand only that the
+//   output drops are summed first; with no contracted index the product is a broadcasting multiply.
+Value t_einsum(Interp& in, const std::string& equation, const std::vector<Value>& ops, SourceLoc loc) {
+  const std::string f = "torch.einsum";
+  std::string eq;
+  for (char c : equation) {
+    if (c != ' ') eq += c;
+  }
+  if (eq.find("...") != std::string::npos) fail(loc, f + " with '...' (ellipsis) is not supported yet");
+  size_t arrow = eq.find("->");
+  std::string lhs = eq.substr(0, arrow);
+  std::vector<std::string> terms;
+  for (size_t start = 0;;) {
+    size_t comma = lhs.find(',', start);
+    terms.push_back(lhs.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  if (terms.size() != ops.size()) {
+    fail(loc, f + ": the equation names " + std::to_string(terms.size()) + " operands, " +
+                  std::to_string(ops.size()) + " were given");
+  }
+  if (ops.size() > 2) fail(loc, f + " of more than two operands is not supported yet");
+  std::map<char, int64_t> size;
+  std::map<char, int> count;
+  std::vector<TensorObj*> ts;
+  for (size_t i = 0; i < ops.size(); ++i) {
+    TensorObj* t = need_tensor(ops[i], f + " operand", loc);
+    ts.push_back(t);
+    const std::string& term = terms[i];
+    if (static_cast<int>(term.size()) != t->rank()) {
+      fail(loc, f + ": the subscripts '" + term + "' do not match operand " + std::to_string(i) + " of shape " +
+                    shape_text(t->shape));
+    }
+    for (size_t j = 0; j < term.size(); ++j) {
+      char c = term[j];
+      if (!std::isalpha(static_cast<unsigned char>(c))) fail(loc, f + ": invalid subscript '" + std::string(1, c) + "'");
+      if (term.find(c) != j) {
+        fail(loc, f + ": a repeated subscript in one operand ('" + term + "', a diagonal) is not supported yet");
+      }
+      auto it = size.find(c);
+      if (it != size.end() && it->second != t->shape[j]) {
+        fail(loc, f + ": subscript '" + std::string(1, c) + "' has sizes " + std::to_string(it->second) + " and " +
+                      std::to_string(t->shape[j]));
+      }
+      size[c] = t->shape[j];
+      ++count[c];
+    }
+  }
+  std::string out;
+  if (arrow == std::string::npos) {
+    for (auto& [c, n] : count) {
+      if (n == 1) out += c;  // implicit output: the subscripts seen once, in alphabetical order
+    }
+  } else {
+    out = eq.substr(arrow + 2);
+    for (size_t j = 0; j < out.size(); ++j) {
+      if (!count.count(out[j])) {
+        fail(loc, f + ": output subscript '" + std::string(1, out[j]) + "' does not appear in the inputs");
+      }
+      if (out.find(out[j]) != j) fail(loc, f + ": output subscript '" + std::string(1, out[j]) + "' appears twice");
+    }
+  }
+  if (ts.size() == 2 && ts[0]->dtype != ts[1]->dtype) {
+    fail(loc, f + ": both operands must have the same dtype, got " + torch_dtype_name(ts[0]->dtype) + " and " +
+                  torch_dtype_name(ts[1]->dtype));
+  }
+  if (!is_floating(ts[0]->dtype)) fail(loc, f + " of integer or bool tensors is not supported");
+  auto has = [](const std::string& s, char c) { return s.find(c) != std::string::npos; };
+  // Sums over the subscripts only this operand has and the output drops.
+  std::vector<Value> xs(ops.begin(), ops.end());
+  for (size_t i = 0; i < ts.size(); ++i) {
+    const std::string* other = ts.size() == 2 ? &terms[1 - i] : nullptr;
+    std::vector<int64_t> dims;
+    std::string kept;
+    for (size_t j = 0; j < terms[i].size(); ++j) {
+      char c = terms[i][j];
+      if (!has(out, c) && !(other && has(*other, c))) dims.push_back(static_cast<int64_t>(j));
+      else kept += c;
+    }
+    if (!dims.empty()) {
+      xs[i] = t_reduce(in, Op::Sum, xs[i], dims, false, loc);
+      terms[i] = kept;
+    }
+  }
+  auto permuted = [&](const Value& x, const std::string& from, const std::string& to) {
+    std::vector<int64_t> perm;
+    bool identity = true;
+    for (char c : to) {
+      perm.push_back(static_cast<int64_t>(from.find(c)));
+      identity = identity && perm.back() == static_cast<int64_t>(perm.size() - 1);
+    }
+    return identity ? x : t_permute(in, x, perm, loc);
+  };
+  auto sizes = [&](const std::string& letters) {
+    std::vector<int64_t> v;
+    for (char c : letters) v.push_back(size[c]);
+    return v;
+  };
+  auto product = [&](const std::string& letters) {
+    int64_t p = 1;
+    for (char c : letters) p *= size[c];
+    return p;
+  };
+  if (ts.size() == 1) return permuted(xs[0], terms[0], out);
+  const std::string &ta = terms[0], &tb = terms[1];
+  std::string batch, m, n, k;
+  for (char c : ta) {
+    if (has(tb, c)) (has(out, c) ? batch : k) += c;
+    else m += c;
+  }
+  for (char c : tb) {
+    if (!has(ta, c)) n += c;
+  }
+  Value result;
+  if (k.empty()) {
+    // No contraction: a[batch, m, 1...] * b[batch, 1..., n]
+    std::vector<int64_t> sa = sizes(batch + m), sb = sizes(batch);
+    sa.insert(sa.end(), n.size(), 1);
+    sb.insert(sb.end(), m.size(), 1);
+    for (int64_t d : sizes(n)) sb.push_back(d);
+    Value a = t_reshape(in, permuted(xs[0], ta, batch + m), sa, loc);
+    Value b = t_reshape(in, permuted(xs[1], tb, batch + n), sb, loc);
+    result = t_binary(in, Op::Mul, a, b, loc);
+  } else {
+    std::vector<int64_t> sa = sizes(batch), sb = sizes(batch), so = sizes(batch + m + n);
+    sa.push_back(product(m));
+    sa.push_back(product(k));
+    sb.push_back(product(k));
+    sb.push_back(product(n));
+    Value a = t_reshape(in, permuted(xs[0], ta, batch + m + k), sa, loc);
+    Value b = t_reshape(in, permuted(xs[1], tb, batch + k + n), sb, loc);
+    result = t_reshape(in, t_matmul(in, a, b, loc, "torch.einsum"), so, loc);
+  }
+  return permuted(result, batch + m + n, out);
 }
 
 Value t_full(Interp& in, Shape shape, double value, DType dtype, SourceLoc loc) {

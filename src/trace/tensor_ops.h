@@ -23,6 +23,8 @@ Value t_binary(Interp& in, Op op, const Value& a, const Value& b, SourceLoc loc)
 Value t_where(Interp& in, const Value& cond, const Value& a, const Value& b, SourceLoc loc);
 Value t_clamp(Interp& in, const Value& x, const Value& lo, const Value& hi, SourceLoc loc);
 Value t_cast(Interp& in, const Value& x, DType to, SourceLoc loc);
+// torch.diag: a diagonal matrix from a vector (forward: only diagonal 0, and only for a matmul operand).
+Value t_diag(Interp& in, const Value& x, int64_t diagonal, SourceLoc loc);
 // torch.tril (upper = false) / torch.triu of a forward tensor: zeros outside the band of the last two dims.
 Value t_tri(Interp& in, const Value& x, int64_t diagonal, bool upper, SourceLoc loc);
 
@@ -84,6 +86,8 @@ Value t_flatten(Interp& in, const Value& x, int64_t start, int64_t end, SourceLo
 Value t_index(Interp& in, const Value& x, const Value& index, SourceLoc loc);  // x[None, :, 0, ...]
 
 Value t_matmul(Interp& in, const Value& a, const Value& b, SourceLoc loc, const char* fname = "matmul");
+// torch.einsum of one or two operands (no ellipsis, no repeated subscript in one operand).
+Value t_einsum(Interp& in, const std::string& equation, const std::vector<Value>& operands, SourceLoc loc);
 Value t_linear(Interp& in, const Value& x, const Value& w, const Value& b, SourceLoc loc);
 // F.scaled_dot_product_attention without dropout or GQA; mask may be none, scale NaN for 1/sqrt(E).
 Value t_attention(Interp& in, const Value& q, const Value& k, const Value& v, const Value& mask, bool causal,

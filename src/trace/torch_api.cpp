@@ -1030,6 +1030,14 @@ void register_torch(Interp& in) {
   def_both(in, "mm", mm_fn);
   def_both(in, "bmm", bmm_fn);
   def_both(in, "addmm", addmm_fn);
+  def_fn(in, "torch.einsum", [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+    // torch.einsum(equation, *operands) or torch.einsum(equation, [operands])
+    if (!a.kw.empty()) fail(loc, "torch.einsum takes no keyword arguments here");
+    if (a.pos.empty() || !a.pos[0].is(Kind::Str)) fail(loc, "torch.einsum: the first argument must be the equation");
+    std::vector<Value> ops(a.pos.begin() + 1, a.pos.end());
+    if (ops.size() == 1 && ops[0].is_seq()) ops = items_of(ops[0]);
+    return t_einsum(in, str_of(a.pos[0]), ops, loc);
+  });
   def_fn(in, "torch.nn.functional.linear", linear_fn);
 
   // torch.nn.functional
@@ -1084,6 +1092,10 @@ void register_torch(Interp& in) {
   def_fn(in, "torch.eye", eye_fn);
   def_fn(in, "torch.tensor", tensor_fn);
   def_fn(in, "torch.as_tensor", tensor_fn);
+  def_both(in, "diag", [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+    Bound b = bind(in, a, "torch.diag", {"input", "diagonal="}, loc);
+    return t_diag(in, b[0], b.has(1) ? to_int(b[1], "torch.diag diagonal", loc) : 0, loc);
+  });
   def_both(in, "tril", triangle("torch.tril"));
   def_both(in, "triu", triangle("torch.triu"));
   def_fn(in, "torch.cat", concat(false, "torch.cat"));
