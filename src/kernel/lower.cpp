@@ -192,6 +192,7 @@ ForwardPlan lower(const Schedule& s, TileArena& arena, const LowerOptions& optio
       case GroupKind::Conv:
         lower_conv(job);
         for (const auto& a : job.launch.args) plan.uses_conv_precision |= a.value == "conv_precision";
+        break;
       case GroupKind::Attention:
         lower_attention(job);
         plan.uses_matmul_precision = true;

@@ -1,0 +1,28 @@
+import torch
+import torch.nn as nn
+
+# dtype: bf16
+
+
+class Model(nn.Module):
+    """Strictly upper triangular part of a bf16 product whose first operand is itself masked below the
+    first subdiagonal: triu(tril(A, -1)^T @ B, diagonal=1) (a prologue mask and an epilogue mask)."""
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, A, B):
+        return torch.triu(torch.tril(A, diagonal=-1).transpose(0, 1) @ B, diagonal=1)
+
+
+N = 8192
+
+# cpu-shrink: --set N=41
+
+
+def get_inputs():
+    return [torch.randn(N, N, dtype=torch.bfloat16), torch.randn(N, N, dtype=torch.bfloat16)]
+
+
+def get_init_inputs():
+    return []
