@@ -1,11 +1,14 @@
 // Fusion and lowering on hand-built graphs: how many kernels, which ops each holds, and what is printed.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "emit/triton_printer.h"
 #include "graph/graph.h"
 #include "kernel/lower.h"
 #include "passes/decompose.h"
 #include "passes/fuse.h"
+#include "passes/fuse_attention.h"
 #include "passes/sink_reshape.h"
 
 namespace tz {
@@ -83,6 +86,72 @@ TEST(Fuse, PointwiseAfterReductionWithOtherShapeStartsAKernel) {
   b.g->outputs = {b.g->unary(Op::Exp, t)};
   Schedule s = fuse(decompose(*b.g));
   EXPECT_EQ(s.groups.size(), 2u);
+}
+
+// softmax(where(mask, -inf, (q @ k^T) * c)) @ v, built by hand; `extra_use` also returns the scores.
+std::unique_ptr<Graph> attention_graph(Built& b, bool extra_use) {
+  const Node* q = b.in("q", {2, 3, 37, 20});
+  const Node* k = b.in("k", {2, 3, 45, 20});
+  const Node* v = b.in("v", {2, 3, 45, 24});
+  const Node* m = b.in("m", {37, 45}, DType::Bool);
+  const Node* s = b.g->binary(Op::Mul, b.g->matmul(q, b.g->permute(k, {0, 1, 3, 2})),
+                              b.g->constant(0.25, DType::Float32));
+  const Node* masked = b.g->where(m, b.g->constant(-INFINITY, DType::Float32), s);
+  Attr a;
+  a.ints = {3};
+  const Node* p = b.g->make(Op::Softmax, DType::Float32, masked->shape, {masked}, a);
+  b.g->outputs = {b.g->matmul(p, v)};
+  if (extra_use) b.g->outputs.push_back(s);
+  return std::move(b.g);
+}
+
+TEST(FuseAttention, WrittenOutAttentionIsOneFlashKernel) {
+  Built b;
+  std::unique_ptr<Graph> g = fuse_attention(*attention_graph(b, false));
+  const Node* out = g->outputs[0];
+  ASSERT_EQ(out->op, Op::Attention);
+  EXPECT_EQ(out->attr.ints, (std::vector<int64_t>{0, 2, 0}));  // not causal, where(mask, fill, s), NaN rows
+  EXPECT_EQ(out->attr.floats[0], 0.25);
+  Schedule s = fuse(decompose(*g));
+  ASSERT_EQ(s.groups.size(), 1u);
+  EXPECT_EQ(s.groups[0].kind, GroupKind::Attention);
+  std::string text = lower_to_text(s, {"q", "k", "v", "m"});
+  EXPECT_NE(text.find("for n0 in range(0, S, BLOCK_N):"), std::string::npos) << text;
+  EXPECT_NE(text.find("s = tl.where(mask, float(\"-inf\"), s)"), std::string::npos) << text;
+  EXPECT_NE(text.find("tl.exp2("), std::string::npos) << text;
+  // Keys past S (45 is not a multiple of the block) are masked out of the softmax.
+  EXPECT_NE(text.find("s = tl.where(cols[None, :] < S, s, float(\"-inf\"))"), std::string::npos) << text;
+}
+
+TEST(FuseAttention, ScoresUsedElsewhereAreNotFused) {
+  Built b;
+  std::unique_ptr<Graph> g = fuse_attention(*attention_graph(b, true));
+  EXPECT_EQ(g->outputs[0]->op, Op::Matmul);
+}
+
+TEST(FuseAttention, CausalLoopStopsAtTheDiagonal) {
+  Built b;
+  const Node* q = b.in("q", {4, 37, 20});
+  Attr a;
+  a.ints = {1, 0, 1};
+  a.floats = {0.5, -INFINITY};
+  b.g->outputs = {b.g->attention(q, b.g->permute(q, {0, 2, 1}), q, nullptr, a)};
+  Schedule s = fuse(decompose(*b.g));
+  std::string text = lower_to_text(s, {"q"});
+  EXPECT_NE(text.find("for n0 in range(0, min((pid_m + 1) * BLOCK_M, S), BLOCK_N):"), std::string::npos) << text;
+  EXPECT_NE(text.find("tl.where(rm[:, None] >= cols[None, :], s, float(\"-inf\"))"), std::string::npos) << text;
+}
+
+TEST(Lower, TrilIndexesRowAndColumnOfAFlatKernel) {
+  Built b;
+  const Node* x = b.in("x", {3, 40, 20});
+  Attr a;
+  a.ints = {1, 1};  // triu(x, diagonal=1)
+  b.g->outputs = {b.g->binary(Op::Mul, b.g->make(Op::Tri, DType::Float32, x->shape, {x}, a),
+                              b.g->constant(2.0, DType::Float32))};
+  Schedule s = fuse(decompose(*b.g));
+  std::string text = lower_to_text(s, {"x"});
+  EXPECT_NE(text.find("tl.where(offs % 20 - offs // 20 % 40 >= 1, x, 0.0)"), std::string::npos) << text;
 }
 
 TEST(Decompose, NonAdjacentReductionSplits) {

@@ -356,6 +356,35 @@ TEST(TraceForward, Matmul) {
             "return %5\n");
 }
 
+TEST(TraceForward, EinsumDiagAttention) {
+  // einsum: B transposed by a permute, a batched contraction reshaped around one matmul.
+  EXPECT_EQ(fwd("        return torch.einsum('ik,jk->ij', x, y), torch.einsum('ij,ij->i', x, x)\n",
+                "torch.randn(2, 3), torch.randn(4, 3)"),
+            "%0 = input #0 : f32[2, 3]\n"
+            "%1 = input #1 : f32[4, 3]\n"
+            "%2 = permute %1 {1,0} : f32[3, 4]\n"
+            "%3 = matmul %0 %2 : f32[2, 4]\n"
+            "%4 = reshape %0 : f32[2, 1, 3]\n"
+            "%5 = reshape %0 : f32[2, 3, 1]\n"
+            "%6 = matmul %4 %5 : f32[2, 1, 1]\n"
+            "%7 = reshape %6 : f32[2]\n"
+            "return %3 %7\n");
+  // diag(d) @ m is a row scale; the diagonal matrix is not in the graph.
+  EXPECT_EQ(fwd("        return torch.diag(y) @ x\n", "torch.randn(3, 5), torch.randn(3)"),
+            "%0 = input #0 : f32[3, 5]\n"
+            "%1 = input #1 : f32[3]\n"
+            "%2 = reshape %1 : f32[3, 1]\n"
+            "%3 = mul %2 %0 : f32[3, 5]\n"
+            "return %3\n");
+  EXPECT_EQ(fwd("        return F.scaled_dot_product_attention(x, x, y, is_causal=True, scale=0.5)\n",
+                "torch.randn(2, 7, 4), torch.randn(2, 7, 6)"),
+            "%0 = input #0 : f32[2, 7, 4]\n"
+            "%1 = input #1 : f32[2, 7, 6]\n"
+            "%2 = permute %0 {0,2,1} : f32[2, 4, 7]\n"
+            "%3 = attention %0 %2 %1 {1,0,1} [0.5, -inf] : f32[2, 7, 6]\n"
+            "return %3\n");
+}
+
 TEST(TraceForward, ControlFlowOverPythonValues) {
   std::string src = std::string(kHeader) +
                     "def act(t, kind):\n"
