@@ -163,7 +163,9 @@ Value t_tri(Interp& in, const Value& x, int64_t diagonal, bool upper, SourceLoc 
 
 Value t_diag(Interp& in, const Value& x, int64_t diagonal, SourceLoc loc) {
   TensorObj* t = need_tensor(x, "torch.diag", loc);
-  if (t->rank() != 1 && t->rank() != 2) fail(loc, "torch.diag expects a 1-D or 2-D tensor, got " + shape_text(t->shape));
+  if (t->rank() != 1 && t->rank() != 2) {
+    fail(loc, "torch.diag expects a 1-D or 2-D tensor, got " + shape_text(t->shape));
+  }
   Shape out = t->rank() == 1 ? Shape{t->shape[0] + std::abs(diagonal), t->shape[0] + std::abs(diagonal)}
                              : Shape{std::max<int64_t>(0, std::min(t->shape[0] - std::max<int64_t>(0, -diagonal),
                                                                    t->shape[1] - std::max<int64_t>(0, diagonal)))};
@@ -1151,7 +1153,9 @@ Value t_einsum(Interp& in, const std::string& equation, const std::vector<Value>
     }
     for (size_t j = 0; j < term.size(); ++j) {
       char c = term[j];
-      if (!std::isalpha(static_cast<unsigned char>(c))) fail(loc, f + ": invalid subscript '" + std::string(1, c) + "'");
+      if (!std::isalpha(static_cast<unsigned char>(c))) {
+        fail(loc, f + ": invalid subscript '" + std::string(1, c) + "'");
+      }
       if (term.find(c) != j) {
         fail(loc, f + ": a repeated subscript in one operand ('" + term + "', a diagonal) is not supported yet");
       }
