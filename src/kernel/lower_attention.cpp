@@ -88,7 +88,10 @@ void lower_attention(KernelJob& job) {
   auto col = [&](const TExpr* x) { return b.expand(x, ":, None"); };
   auto row = [&](const TExpr* x) { return b.expand(x, "None, :"); };
 
-  const TExpr* pid_m = assign("pid_m", b.program_id(0));
+  int64_t m_blocks = (l + tiles.block_m - 1) / tiles.block_m;
+  // Causal: the last query blocks see the most keys; they start first so that the tail is short.
+  const TExpr* pid_m =
+      assign("pid_m", causal ? b.op(TOp::Sub, {b.i(m_blocks - 1), b.program_id(0)}) : b.program_id(0));
   std::vector<int64_t> sq = aligned_strides(q, rank), sk = aligned_strides(kt, rank), sv = aligned_strides(v, rank);
   std::vector<int64_t> sm = mask_in_memory ? aligned_strides(mask, rank) : std::vector<int64_t>(rank, 0);
   const TExpr* q_base = b.var(q_ptr);
@@ -139,16 +142,17 @@ void lower_attention(KernelJob& job) {
   const TExpr* l_i = assign("l_i", b.zeros("[BLOCK_M, 1]", DType::Float32));
   const TExpr* acc = assign("acc", b.zeros("[BLOCK_M, BLOCK_EV]", DType::Float32));
 
-  TStmt loop{TStmtKind::For};
-  loop.var = "n0";
-  loop.start = b.i(0);
-  // Causal: keys past the last query of this block are all masked, so the loop ends at the diagonal.
-  loop.stop = causal ? b.op(TOp::Min2, {b.mul(b.add(pid_m, b.i(1)), BM), S}) : S;
-  loop.step = BN;
-  auto& lb = loop.body;
-  auto lassign = [&](const std::string& name, const TExpr* value) {
-    lb.push_back(TileBuilder::assign(name, value));
-    return b.var(name);
+  // One loop over key blocks [start, stop); `diagonal` applies the causal mask.
+  auto key_loop = [&](const TExpr* start, const TExpr* stop, bool diagonal) {
+    TStmt loop{TStmtKind::For};
+    loop.var = "n0";
+    loop.start = start;
+    loop.stop = stop;
+    loop.step = BN;
+    auto& lb = loop.body;
+    auto lassign = [&](const std::string& name, const TExpr* value) {
+      lb.push_back(TileBuilder::assign(name, value));
+      return b.var(name);
   };
   const TExpr* cols = lassign("cols", b.add(b.var("n0"), rn));
   const TExpr* key_ok_row = s % tiles.block_n == 0 ? nullptr : b.lt(row(cols), S);
@@ -175,7 +179,7 @@ void lower_attention(KernelJob& job) {
     if (mask_kind == 2) sc = lassign("s", b.op(TOp::Where, {mv, fill_v, sc}));
     if (mask_kind == 3) sc = lassign("s", b.add(sc, b.mul(b.cast(mv, DType::Float32), b.f(log2e))));
   }
-  if (causal) sc = lassign("s", b.op(TOp::Where, {b.op(TOp::Ge, {col(rm), row(cols)}), sc, neg_inf}));
+  if (diagonal) sc = lassign("s", b.op(TOp::Where, {b.op(TOp::Ge, {col(rm), row(cols)}), sc, neg_inf}));
   if (key_ok_row) sc = lassign("s", b.op(TOp::Where, {key_ok_row, sc, neg_inf}));
   const TExpr* m_new = lassign("m_new", b.op(TOp::Maximum, {m_i, b.reduce(TOp::Max, sc, 1)}));
   if (mask_kind != 0) {
@@ -195,6 +199,18 @@ void lower_attention(KernelJob& job) {
   lb.push_back(TileBuilder::assign("acc", pv));
   lb.push_back(TileBuilder::assign("m_i", m_new));
   body.push_back(std::move(loop));
+  };
+  if (!causal) {
+    key_loop(b.i(0), S, false);
+  } else if (tiles.block_m % tiles.block_n == 0) {
+    // Causal: blocks left of this query block need no mask; the diagonal block(s) do; keys past the last
+    // query of the block are all masked, so the loop ends there.
+    const TExpr* lo = assign("lo", b.mul(pid_m, BM));
+    key_loop(b.i(0), b.op(TOp::Min2, {lo, S}), false);
+    key_loop(lo, b.op(TOp::Min2, {b.mul(b.add(pid_m, b.i(1)), BM), S}), true);
+  } else {
+    key_loop(b.i(0), b.op(TOp::Min2, {b.mul(b.add(pid_m, b.i(1)), BM), S}), true);
+  }
 
   // SDPA gives 0 (not NaN) for a query that sees no key: its acc and l are both 0 then.
   const TExpr* denom = mask_kind != 0 && safe ? b.op(TOp::Where, {b.op(TOp::Gt, {l_i, b.f(0.0)}), l_i, b.f(1.0)}) : l_i;
@@ -211,7 +227,7 @@ void lower_attention(KernelJob& job) {
   ve.keep_in_cache(at, group_map(g, at), out);  // size-1 dims map to -1, as consumers read it
   for (auto* o : g.outputs) ve.store(o, group_map(g, o), ve.value(o, group_map(g, o)));
 
-  job.launch.grid = {std::to_string((l + tiles.block_m - 1) / tiles.block_m)};
+  job.launch.grid = {std::to_string(m_blocks)};
   if (batch > 1) job.launch.grid.push_back(std::to_string(batch));
   job.launch.num_warps = static_cast<int>(tiles.num_warps);
   job.launch.num_stages = static_cast<int>(tiles.num_stages);
