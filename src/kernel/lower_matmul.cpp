@@ -130,6 +130,22 @@ void lower_matmul(KernelJob& job) {
       "acc", b.op(TOp::Dot, {b.var("a"), b.var("b"), b.var("acc"), b.var("PRECISION")})));
   loop.body.push_back(TileBuilder::assign("a_ptrs", b.add(b.var("a_ptrs"), scaled(BK, sak))));
   loop.body.push_back(TileBuilder::assign("b_ptrs", b.add(b.var("b_ptrs"), scaled(BK, sbk))));
+  // tril(A @ B) / triu(A @ B) as the kernel's only output: a tile wholly outside the band skips its K loop
+  // (its accumulator stays 0 and the masked store writes zeros).
+  const Node* tri = g.outputs.size() == 1 && g.outputs[0]->op == Op::Tri && g.outputs[0]->src[0] == mm
+                        ? g.outputs[0]
+                        : nullptr;
+  if (tri) {
+    const TExpr* diag = b.i(tri->attr.ints[0]);
+    const TExpr* first_col = b.mul(b.var("pid_n"), BN);
+    const TExpr* first_row = b.mul(b.var("pid_m"), BM);
+    const TExpr* outside =
+        tri->attr.ints[1]
+            ? b.lt(b.op(TOp::Sub, {b.add(first_col, b.op(TOp::Sub, {BN, b.i(1)})), first_row}), diag)
+            : b.op(TOp::Gt, {b.op(TOp::Sub, {first_col, b.add(first_row, b.op(TOp::Sub, {BM, b.i(1)}))}), diag});
+    body.push_back(TileBuilder::assign("k_stop", b.op(TOp::Where, {outside, b.i(0), K})));
+    loop.stop = b.var("k_stop");
+  }
   body.push_back(std::move(loop));
 
   // Epilogue over the accumulator tile.
