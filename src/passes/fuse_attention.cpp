@@ -1,6 +1,7 @@
 // fuse_attention (see fuse_attention.h). One rule, applied where every intermediate has a single use:
 //   matmul(softmax(mask(scale(matmul(q, kt))), -1), v) => attention(q, kt, v[, m])
-// where scale(s) is s * c, c * s or s / c for a scalar constant c (or absent), and mask(s) is absent,
+// where scale(s) is s * c, c * s or s / c for a scalar constant c (or absent; q * c before the product
+// is folded in too), and mask(s) is absent,
 // where(m, fill, s) (masked_fill), where(m, s, fill) for a constant fill, or s + m / m + s.
 #include "passes/fuse_attention.h"
 
@@ -67,6 +68,13 @@ class Matcher {
     if (x->shape != mm->shape || x->dtype != mm->dtype || p->dtype != mm->dtype) return false;
     const Node* q = mm->src[0];
     const Node* kt = mm->src[1];
+    // A query scaled before the product: (q * c) @ kt => scale c folded into the kernel's.
+    double qc = 1.0;
+    if (q->op == Op::Mul && single(q) && q->shape == q->src[0]->shape && constant(q->src[1], qc) &&
+        numel(q->src[1]->shape) == 1) {
+      scale *= qc;
+      q = q->src[0];
+    }
     if (q->dtype != v->dtype || kt->dtype != v->dtype || !is_floating(v->dtype)) return false;
     if (q->shape.back() > 256 || v->shape.back() > 256) return false;
     m.q = q;

@@ -5,14 +5,14 @@ import torch.nn as nn
 
 
 class Model(nn.Module):
-    """Attention written with torch.bmm on 3-D bf16 tensors, the scale as a multiplication by a constant
-    and a boolean mask applied with torch.where(mask, scores, -inf)."""
+    """Attention written with torch.bmm on 3-D bf16 tensors, the query scaled before the product and a
+    boolean mask applied with torch.where(mask, scores, -inf)."""
 
     def __init__(self):
         super().__init__()
 
     def forward(self, q, k, v, keep):
-        scores = torch.bmm(q, k.transpose(1, 2)) * 0.125
+        scores = torch.bmm(q * 0.125, k.transpose(1, 2))
         scores = torch.where(keep, scores, float("-inf"))
         return torch.bmm(scores.softmax(dim=-1), v)
 

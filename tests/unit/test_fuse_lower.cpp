@@ -123,6 +123,21 @@ TEST(FuseAttention, WrittenOutAttentionIsOneFlashKernel) {
   EXPECT_NE(text.find("s = tl.where(cols[None, :] < S, s, float(\"-inf\"))"), std::string::npos) << text;
 }
 
+TEST(FuseAttention, ScaledQueryIsFoldedIntoTheScale) {
+  Built b;
+  const Node* q = b.in("q", {3, 37, 20});
+  const Node* qs = b.g->binary(Op::Mul, q, b.g->constant(0.5, DType::Float32));
+  const Node* s = b.g->binary(Op::Div, b.g->matmul(qs, b.g->permute(q, {0, 2, 1})), b.g->constant(4.0, DType::Float32));
+  Attr a;
+  a.ints = {2};
+  b.g->outputs = {b.g->matmul(b.g->make(Op::Softmax, DType::Float32, s->shape, {s}, a), q)};
+  std::unique_ptr<Graph> g = fuse_attention(*b.g);
+  const Node* out = g->outputs[0];
+  ASSERT_EQ(out->op, Op::Attention);
+  EXPECT_EQ(out->src[0], g->nodes()[0].get());  // the unscaled input
+  EXPECT_EQ(out->attr.floats[0], 0.125);
+}
+
 TEST(FuseAttention, ScoresUsedElsewhereAreNotFused) {
   Built b;
   std::unique_ptr<Graph> g = fuse_attention(*attention_graph(b, true));
