@@ -19,7 +19,7 @@ N = 4096
 
 
 def get_inputs():
-    return [torch.tril(torch.randn(N, N)), torch.tril(torch.randn(N, N))]
+    return [torch.tril(torch.randn(N, N)), torch.tril(torch.randn(N, N)) / N**0.5]  # K = N, scaled like a weight
 
 
 def get_init_inputs():
