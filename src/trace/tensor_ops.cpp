@@ -1051,6 +1051,29 @@ Value t_conv(Interp& in, const std::string& fname, const Value& x, const Value& 
   return y;
 }
 
+// Head dims above 256 do not fit one flash-attention tile: the scores go through memory, in float32.
+// attention(q, kt, v) => matmul(cast(softmax(mask(float(matmul(q, kt)) * scale)), q's type), v)
+const Node* unfused_attention(Graph& g, const Node* q, const Node* kt, const Node* v, const Node* mask,
+                              const Attr& a, SourceLoc loc) {
+  const Node* s = g.binary(Op::Mul, g.cast(g.matmul(q, kt, loc), DType::Float32, loc),
+                           g.constant(a.floats[0], DType::Float32), loc);
+  const Node* neg_inf = g.constant(-INFINITY, DType::Float32);
+  if (a.ints[0]) {  // causal: key j <= query i, from tril of a broadcast 1
+    Shape ls = {s->shape[s->shape.size() - 2], s->shape.back()};
+    const Node* ones = g.expand(g.reshape(g.constant(1.0, DType::Float32), {1, 1}, loc), ls, loc);
+    Attr tri;
+    tri.ints = {0, 0};
+    const Node* keep = g.make(Op::Tri, DType::Float32, ls, {ones}, tri, loc);
+    s = g.where(g.binary(Op::Ne, keep, g.constant(0.0, DType::Float32), loc), s, neg_inf, loc);
+  }
+  if (a.ints[1] == 1) s = g.where(mask, s, neg_inf, loc);
+  if (a.ints[1] == 3) s = g.binary(Op::Add, s, g.cast(mask, DType::Float32, loc), loc);
+  Attr sm;
+  sm.ints = {static_cast<int64_t>(s->shape.size()) - 1};
+  const Node* p = g.make(Op::Softmax, DType::Float32, s->shape, {s}, sm, loc);
+  return g.matmul(g.cast(p, q->dtype, loc), v, loc);
+}
+
 Value t_attention(Interp& in, const Value& q, const Value& k, const Value& v, const Value& mask, bool causal,
                   double scale, SourceLoc loc) {
   const std::string f = "scaled_dot_product_attention";
@@ -1075,7 +1098,6 @@ Value t_attention(Interp& in, const Value& q, const Value& k, const Value& v, co
     fail(loc, f + ": key and value have different sequence lengths (" + std::to_string(s) + " and " +
                   std::to_string(tv->shape[tv->rank() - 2]) + ")");
   }
-  if (e > 256 || tv->shape.back() > 256) fail(loc, f + ": head dims above 256 are not supported");
   Shape bq(tq->shape.begin(), tq->shape.end() - 2), bk(tk->shape.begin(), tk->shape.end() - 2);
   Shape bv(tv->shape.begin(), tv->shape.end() - 2), bqk, batch;
   if (!broadcast_shapes(bq, bk, bqk) || !broadcast_shapes(bqk, bv, batch)) {
@@ -1111,8 +1133,10 @@ Value t_attention(Interp& in, const Value& q, const Value& k, const Value& v, co
   a.ints = {causal ? 1 : 0, kind, 1};
   a.floats = {std::isnan(scale) ? 1.0 / std::sqrt(static_cast<double>(e)) : scale,
               -std::numeric_limits<double>::infinity()};
-  const Node* n = g.attention(tq->node, g.permute(tk->node, perm, loc), tv->node, tm ? tm->node : nullptr, a, loc);
-  return from_node(in, n);
+  const Node* kt = g.permute(tk->node, perm, loc);
+  const Node* mk = tm ? tm->node : nullptr;
+  if (e > 256 || tv->shape.back() > 256) return from_node(in, unfused_attention(g, tq->node, kt, tv->node, mk, a, loc));
+  return from_node(in, g.attention(tq->node, kt, tv->node, mk, a, loc));
 }
 
 // einsum of one or two operands, mapped onto sums, views, broadcasting products and one matmul:
