@@ -141,6 +141,14 @@ std::string write_model(const TraceResult& trace, const Graph& graph, const Forw
     w.line("    return min(tiles, 2 * sms)");
     w.line();
   }
+  if (!trace.forward_scalars.empty()) {
+    w.line();
+    w.line("def _expect_number(name, value, expected):");
+    w.line("    # The kernels were generated with this number argument of forward() built in.");
+    w.line("    if not math.isclose(value, expected, rel_tol=0.0):  # exactly equal");
+    w.line("        raise ValueError(f\"{name}: ModelNew was generated for {name} = {expected!r}, got {value!r}\")");
+    w.line();
+  }
   DtypeRule rule;
   for (size_t i = 0; i < graph.inputs.size(); ++i) {
     if (is_floating(graph.inputs[i].dtype)) {
@@ -211,6 +219,9 @@ std::string write_model(const TraceResult& trace, const Graph& graph, const Forw
     w.line("if tuple(" + name + ".shape) != " + tuple_text(in.shape) + " or not " + name + ".is_contiguous():");
     w.line("    raise ValueError(f\"" + name + ": expected a contiguous tensor of shape " + tuple_text(in.shape) +
            " (the shape ModelNew was generated for), got {tuple(" + name + ".shape)}\")");
+  }
+  for (const auto& [name, literal] : trace.forward_scalars) {
+    w.line("_expect_number(\"" + name + "\", " + name + ", " + literal + ")");
   }
   for (const auto& [module, training] : trace.mode_checks) {
     std::string mode = training ? "training" : "eval";

@@ -345,7 +345,10 @@ TraceResult trace(const ast::Module& module, const TraceOptions& options) {
                            ? names[static_cast<size_t>(i)]
                            : var_name + "_" + std::to_string(i - static_cast<int>(names.size()));
     if (!v.is(Kind::Tensor)) {
-      fargs.pos.push_back(v);  // a Python value: baked into the graph
+      fargs.pos.push_back(v);  // a Python value: baked into the graph, and checked by ModelNew.forward
+      if (static_cast<size_t>(i) < names.size() && (v.is(Kind::Int) || v.is(Kind::Float) || v.is(Kind::Bool))) {
+        result.forward_scalars.push_back({name, literal_repr(v)});
+      }
       continue;
     }
     tracer::TensorObj* t = tracer::tensor_of(v);

@@ -35,6 +35,8 @@ struct TraceResult {
   std::unique_ptr<Graph> graph;        // inputs (named after forward's parameters), params, outputs
   InitReplay init;
   std::vector<std::string> forward_params;  // forward's parameter names (after self)
+  // forward's number arguments (name, Python literal) as get_inputs() gave them: the kernels bake them in
+  std::vector<std::pair<std::string, std::string>> forward_scalars;
   // Submodules (state_dict prefix) whose kernels depend on the training flag traced for them.
   std::vector<std::pair<std::string, bool>> mode_checks;
   std::string source_path;
