@@ -223,6 +223,19 @@ const TExpr* ValueEmitter::compute(const Node* n, const std::vector<int>& map) {
   if (root->op == Op::Const) {
     return is_floating(root->dtype) ? b_.f(root->attr.f) : b_.i(static_cast<int64_t>(root->attr.f));
   }
+  if (root->op == Op::Iota) {
+    // The index of the kernel dim it maps to; collect() recorded it as a unit-stride access, so that dim
+    // is never merged with a neighbour and has an index expression of its own.
+    if (n != root) {
+      std::vector<int> src_map;
+      TZ_ASSERT(view_source_map(n, map, src_map), "fusion let through an unmappable view of an iota");
+      return value(n->src[0], src_map);
+    }
+    int d = map[0];
+    if (d < 0 || rep_[d] < 0) return b_.i(0);
+    TZ_ASSERT(rep_[d] == d && index[d] != nullptr, "iota along a merged kernel dim");
+    return index[d];
+  }
   if (op_kind(root->op) == OpKind::Leaf || !in_group(root)) {
     std::vector<int64_t> strides = access_strides(n, map);
     const TExpr* ptr = b_.var(buffers_.pointer(root));

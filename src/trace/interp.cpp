@@ -6,6 +6,7 @@
 #include <cmath>
 #include <optional>
 
+#include "trace/losses.h"
 #include "trace/tensor_ops.h"
 
 namespace tz::tracer {
@@ -225,6 +226,7 @@ Interp::Interp(const ast::Module& m, const TraceOptions& opts, Graph* g)
   register_builtins(*this);
   register_torch(*this);
   register_nn(*this);
+  register_losses(*this);
 }
 
 Value Interp::str(std::string s) {

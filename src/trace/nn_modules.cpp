@@ -7,6 +7,7 @@
 
 #include "trace/interp.h"
 #include "trace/pooling.h"
+#include "trace/losses.h"
 #include "trace/tensor_ops.h"
 
 namespace tz::tracer {
@@ -630,6 +631,30 @@ Value construct_builtin_module(Interp& in, ClassObj* cls, CallArgs& a, SourceLoc
       }
       return as_value(m);
     }
+    case ModuleKind::Loss: {
+      // Options become attributes of PyTorch's names (self.loss.reduction); CrossEntropyLoss's weight is a
+      // buffer, as in _WeightedLoss, so that it is replayed and in the state dict.
+      const LossSpec* spec = find_loss_module(cls->name);
+      TZ_ASSERT(spec != nullptr, "loss module without a spec: " + cls->name);
+      std::vector<const LossOption*> opts;
+      std::vector<std::string> params;
+      for (const LossOption& o : spec->options) {
+        if (!o.in_module) continue;
+        opts.push_back(&o);
+        params.push_back(std::string(o.name) + "=");
+      }
+      Bound b = tracer::bind(in, a, name, params, loc);
+      InstanceObj* m = new_module(in, cls);
+      for (size_t i = 0; i < opts.size(); ++i) {
+        Value v = b.given[i] ? b[i] : loss_default(in, *opts[i]);
+        if (std::string(opts[i]->name) == "weight") {
+          if (!v.is_none()) in.register_buffer(m, "weight", v, true, false, loc);
+          continue;
+        }
+        set_plain(m, opts[i]->attr, v);
+      }
+      return as_value(m);
+    }
     case ModuleKind::Softmax:
     case ModuleKind::LogSoftmax: {
       Bound b = bind(in, a, name, {"dim="}, loc);
@@ -798,6 +823,27 @@ Value call_builtin_module(Interp& in, InstanceObj* m, CallArgs& a, SourceLoc loc
       Value x = input();
       return t_pool(in, *spec, x, [&](const std::string& opt) { return plain(m, opt); }, loc);
     }
+    case ModuleKind::Loss: {
+      const LossSpec* spec = find_loss_module(m->cls->name);
+      TZ_ASSERT(spec != nullptr, "loss module without a spec: " + m->cls->name);
+      std::vector<std::string> params(spec->tensors.begin(), spec->tensors.end());
+      Bound b = tracer::bind(in, a, name, params, loc);
+      for (size_t i = 0; i < params.size(); ++i) {
+        if (!b.given[i]) fail(loc, name + "() missing its argument " + params[i]);
+      }
+      std::vector<Value> opts;
+      for (const LossOption& o : spec->options) {
+        if (!o.in_module) {
+          opts.push_back(Value::none());
+        } else if (std::string(o.name) == "weight") {
+          AttrEntry* e = m->find("weight");
+          opts.push_back(e && e->slot == Slot::Buffer ? in.get_attr(self, "weight", loc) : Value::none());
+        } else {
+          opts.push_back(plain(m, o.attr));
+        }
+      }
+      return t_loss(in, *spec, b.v, opts, loc);
+    }
     case ModuleKind::Identity: return input();
     case ModuleKind::Softmax:
     case ModuleKind::LogSoftmax: {
@@ -873,6 +919,7 @@ void register_nn(Interp& in) {
   std::vector<std::pair<const char*, ModuleKind>> all(std::begin(kinds), std::end(kinds));
   for (const ActivationSpec& spec : activation_specs()) all.emplace_back(spec.module, ModuleKind::Activation);
   for (const PoolSpec& spec : pool_specs()) all.emplace_back(spec.module.c_str(), ModuleKind::Pool);
+  for (const LossSpec& spec : loss_specs()) all.emplace_back(spec.module, ModuleKind::Loss);
   for (const auto& [name, kind] : all) {
     auto* c = in.heap.make<ClassObj>();
     c->name = name;

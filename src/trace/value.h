@@ -183,6 +183,7 @@ enum class ModuleKind : uint8_t {
   Tanh,
   Pool,        // the modules of pool_specs() (MaxPool2d, AvgPool1d, AdaptiveAvgPool3d, ...), told apart by class name
   Activation,  // the modules of activation_specs() (LeakyReLU, ELU, Softplus, ...), told apart by class name
+  Loss,        // the modules of loss_specs() (MSELoss, CrossEntropyLoss, CosineSimilarity, ...), by class name
   Softmax,
   LogSoftmax,
   Identity,
