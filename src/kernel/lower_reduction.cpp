@@ -3,12 +3,14 @@
 // axis 0 walks the reduced dims and axis 1 BLOCK_I inner columns, and each program owns one outer index.
 // Reduced values keep their tile axis (keep_dims), so they broadcast back over the tile with no reshaping.
 // Rows that fit in one tile are reduced in registers ("persistent"); longer ones loop over chunks, once per
-// reduction and once more for the full-size outputs. Looped rows run on a persistent grid (two programs per
-// multiprocessor, each walking rows): with fewer rows in flight, a row's later passes find it in L2 more often
-// (measured on the H200 with tests/gpu/softmax_experiment.py: 8192 x 50257 log_softmax from 2.04 to 1.47 ms).
+// stage of reductions (those that do not read each other share a loop) and once more for full-size outputs.
+// Looped rows run on a persistent grid (two programs per multiprocessor, each walking rows): with fewer rows in
+// flight, a row's later passes find it in L2 more often (measured on the H200 with
+// tests/gpu/softmax_experiment.py: 8192 x 50257 log_softmax from 2.04 to 1.47 ms).
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <set>
 
 #include "kernel/lower_kinds.h"
 
@@ -223,19 +225,46 @@ void lower_reduction(KernelJob& job) {
     };
     for (auto* o : g.outputs) ve.store(o, group_map(g, o), ve.value(o, group_map(g, o)));
   } else {
-    // One loop per reduction, in order: each may use the reductions before it.
+    // One loop per stage: a reduction's stage is one more than that of the latest reduction it reads
+    // (through the values it reduces), so independent reductions (log-sum-exp's sum and the target pick
+    // after the max) share one pass over the row.
     std::map<const Node*, const TExpr*> done;
     ve.on_reduce = [&](const Node* red) -> const TExpr* {
       TZ_ASSERT(done.count(red), "reduction used before its loop");
       return done[red];
     };
+    std::map<const Node*, int> stage;
     for (const Node* red : reductions) {
-      DType t = acc_type(red->src[0]);
+      int st = 0;
+      std::set<const Node*> seen;
+      std::vector<const Node*> stack = {red->src[0]};
+      while (!stack.empty()) {
+        const Node* n = stack.back();
+        stack.pop_back();
+        if (!seen.insert(n).second) continue;
+        auto it = stage.find(n);
+        if (it != stage.end()) st = std::max(st, it->second + 1);
+        for (auto* src : n->src) stack.push_back(src);
+      }
+      stage[red] = st;
+    }
+    int stages = 0;
+    for (auto& [red, st] : stage) stages = std::max(stages, st + 1);
+    for (int st = 0; st < stages; ++st) {
+      std::vector<const Node*> reds;
+      for (const Node* red : reductions) {
+        if (stage[red] == st) reds.push_back(red);
+      }
       std::string shape = p.rows ? "[BLOCK_M, BLOCK_R]" : "[BLOCK_R, BLOCK_I]";
-      bool arg = red->op == Op::ArgMax || red->op == Op::ArgMin;
-      std::string acc = ve.fresh("acc"), acc_i = arg ? ve.fresh("acc_idx") : "";
-      body.push_back(TileBuilder::assign(acc, b.full(shape, neutral(b, red->op, red->src[0]->dtype), t)));
-      if (arg) body.push_back(TileBuilder::assign(acc_i, b.zeros(shape, DType::Int32)));
+      std::vector<std::string> accs, acc_is;
+      for (const Node* red : reds) {
+        bool arg = red->op == Op::ArgMax || red->op == Op::ArgMin;
+        accs.push_back(ve.fresh("acc"));
+        acc_is.push_back(arg ? ve.fresh("acc_idx") : "");
+        body.push_back(TileBuilder::assign(accs.back(), b.full(shape, neutral(b, red->op, red->src[0]->dtype),
+                                                               acc_type(red->src[0]))));
+        if (arg) body.push_back(TileBuilder::assign(acc_is.back(), b.zeros(shape, DType::Int32)));
+      }
       TStmt loop{TStmtKind::For};
       loop.var = "r0";
       loop.start = b.i(0);
@@ -245,32 +274,41 @@ void lower_reduction(KernelJob& job) {
       ve.out = &loop.body;
       ve.clear_cache();
       for (auto& [node, value] : done) ve.keep_in_cache(node, group_map(g, node), value);
-      const TExpr* v = masked_input(red);
-      const TExpr* a = b.var(acc);
-      if (arg) {
-        std::string better = ve.fresh("better");
-        TOp cmp = red->op == Op::ArgMax ? TOp::Gt : TOp::Lt;
-        loop.body.push_back(TileBuilder::assign(better, b.op(cmp, {v, a})));
-        loop.body.push_back(TileBuilder::assign(acc_i, b.op(TOp::Where, {b.var(better), r_var, b.var(acc_i)})));
-        loop.body.push_back(TileBuilder::assign(acc, b.op(TOp::Where, {b.var(better), v, a})));
-      } else {
-        TOp combine = red->op == Op::Sum ? TOp::Add : red->op == Op::Prod ? TOp::Mul
-                      : red->op == Op::Max ? TOp::Maximum : TOp::Minimum;
-        loop.body.push_back(TileBuilder::assign(acc, b.op(combine, {a, v})));
+      for (size_t k = 0; k < reds.size(); ++k) {
+        const Node* red = reds[k];
+        const std::string& acc = accs[k];
+        const std::string& acc_i = acc_is[k];
+        const TExpr* v = masked_input(red);
+        const TExpr* a = b.var(acc);
+        if (!acc_i.empty()) {
+          std::string better = ve.fresh("better");
+          TOp cmp = red->op == Op::ArgMax ? TOp::Gt : TOp::Lt;
+          loop.body.push_back(TileBuilder::assign(better, b.op(cmp, {v, a})));
+          loop.body.push_back(TileBuilder::assign(acc_i, b.op(TOp::Where, {b.var(better), r_var, b.var(acc_i)})));
+          loop.body.push_back(TileBuilder::assign(acc, b.op(TOp::Where, {b.var(better), v, a})));
+        } else {
+          TOp combine = red->op == Op::Sum ? TOp::Add : red->op == Op::Prod ? TOp::Mul
+                        : red->op == Op::Max ? TOp::Maximum : TOp::Minimum;
+          loop.body.push_back(TileBuilder::assign(acc, b.op(combine, {a, v})));
+        }
       }
       body.push_back(std::move(loop));
       ve.out = &body;
-      std::string name = ve.fresh(ValueEmitter::value_name(red->op));
-      if (arg) {
-        std::string best = ve.fresh("best");
-        body.push_back(TileBuilder::assign(best, b.reduce(reduce_op(red->op), b.var(acc), red_axis)));
-        const TExpr* at = b.op(TOp::Where, {b.op(TOp::Eq, {b.var(acc), b.var(best)}), b.var(acc_i), R});
-        body.push_back(TileBuilder::assign(name, b.reduce(TOp::Min, at, red_axis)));
-      } else {
-        if (red->op == Op::Prod) job.kernel.needs_mul_combine = true;
-        body.push_back(TileBuilder::assign(name, b.reduce(reduce_op(red->op), b.var(acc), red_axis)));
+      for (size_t k = 0; k < reds.size(); ++k) {
+        const Node* red = reds[k];
+        std::string name = ve.fresh(ValueEmitter::value_name(red->op));
+        if (!acc_is[k].empty()) {
+          std::string best = ve.fresh("best");
+          body.push_back(TileBuilder::assign(best, b.reduce(reduce_op(red->op), b.var(accs[k]), red_axis)));
+          const TExpr* at =
+              b.op(TOp::Where, {b.op(TOp::Eq, {b.var(accs[k]), b.var(best)}), b.var(acc_is[k]), R});
+          body.push_back(TileBuilder::assign(name, b.reduce(TOp::Min, at, red_axis)));
+        } else {
+          if (red->op == Op::Prod) job.kernel.needs_mul_combine = true;
+          body.push_back(TileBuilder::assign(name, b.reduce(reduce_op(red->op), b.var(accs[k]), red_axis)));
+        }
+        done[red] = b.var(name);
       }
-      done[red] = b.var(name);
     }
     // Reduced outputs are stored once; full-size outputs need one more pass over the row. Values of the
     // reduced shape (log(sum), 1 / sum) are computed once here, not in every chunk.

@@ -5,7 +5,7 @@
 //    kernel over the input shape becomes a reduction kernel), else starts one;
 //  - a pointwise op joins a kernel of one of its inputs when its shape fits that kernel's space (the space
 //    itself, or the reduced shape of a reduction kernel) and every in-kernel input is read through a dim map
-//    the kernel can compute; else it starts a pointwise kernel;
+//    the kernel can compute, preferring inputs that cannot be recomputed; else it starts a pointwise kernel;
 //  - a small pointwise chain over inputs and parameters only is recomputed by the kernels that read it rather
 //    than written to memory; a kernel left with no outputs is dropped;
 //  - a buffer update (graph.updates) is written by the kernel of its value, which runs after every other
@@ -253,12 +253,19 @@ class Fuser {
   }
 
   void place_pointwise(const Node* n) {
-    std::vector<int> candidates;
+    // Kernels of sources that must be read from memory come first: a source that is a cheap chain over
+    // leaves (a mask such as class_index == target) is recomputed wherever n goes, so joining its kernel
+    // would only force the other sources to memory.
+    std::vector<int> candidates, recomputable;
     for (auto* src : n->src) {
       int gid = group_of(view_root(src));
-      if (gid >= 0 && std::find(candidates.begin(), candidates.end(), gid) == candidates.end()) {
-        candidates.push_back(gid);
-      }
+      if (gid < 0) continue;
+      bool cheap = views_mappable(src) && inlinable(view_root(src));
+      auto& list = cheap ? recomputable : candidates;
+      if (std::find(list.begin(), list.end(), gid) == list.end()) list.push_back(gid);
+    }
+    for (int gid : recomputable) {
+      if (std::find(candidates.begin(), candidates.end(), gid) == candidates.end()) candidates.push_back(gid);
     }
     int chosen = -1;
     for (int gid : candidates) {

@@ -3,6 +3,7 @@
 #include "trace/losses.h"
 
 #include <cmath>
+#include <cstdio>
 
 #include "trace/tensor_ops.h"
 
@@ -19,6 +20,12 @@ LossOption opt_i(const char* name, double v) { return {name, 'i', v, nullptr, tr
 LossOption opt_b(const char* name, bool v) { return {name, 'b', v ? 1.0 : 0.0, nullptr, true, name}; }
 
 Value f32(double v) { return Value::floating(v); }
+
+std::string num_text(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
 
 // Floats of half types compute in float32; the result is rounded once at the end.
 Value compute_type(Interp& in, const Value& x, SourceLoc loc) {
@@ -86,7 +93,7 @@ Value pointwise_loss(Interp& in, const Options& o, const Value& x, const Value& 
   if (f == "l1_loss") return z;
   if (f == "huber_loss") {
     double delta = o.num("delta");
-    if (!(delta > 0)) fail(loc, "F.huber_loss: delta must be positive, got " + std::to_string(delta));
+    if (!(delta > 0)) fail(loc, "F.huber_loss: delta must be positive, got " + num_text(delta));
     // z < delta ? 0.5 z^2 : delta (z - 0.5 delta)
     Value quad = mul(in, mul(in, z, z, loc), f32(0.5), loc);
     Value lin = mul(in, sub(in, z, f32(0.5 * delta), loc), f32(delta), loc);
@@ -94,7 +101,7 @@ Value pointwise_loss(Interp& in, const Options& o, const Value& x, const Value& 
   }
   // smooth_l1_loss: z < beta ? 0.5 z^2 / beta : z - 0.5 beta; beta = 0 is l1_loss
   double beta = o.num("beta");
-  if (beta < 0) fail(loc, "F.smooth_l1_loss: beta must be non-negative, got " + std::to_string(beta));
+  if (beta < 0) fail(loc, "F.smooth_l1_loss: beta must be non-negative, got " + num_text(beta));
   if (beta == 0) return z;
   Value quad = mul(in, mul(in, z, z, loc), f32(0.5 / beta), loc);
   Value lin = sub(in, z, f32(0.5 * beta), loc);
@@ -172,14 +179,14 @@ Value class_index(Interp& in, int64_t n, int axis, int rank, SourceLoc loc) {
 // cross_entropy over the class dim (1, or 0 for an unbatched [C] input). Class indices: the row's
 // log-sum-exp minus the target logit, picked by comparing the class index with the target inside the same
 // row reduction (no gather); ignored targets count zero and leave the mean's denominator. Label smoothing
-// adds eps/C of -sum(log_softmax) per row, as ATen does (its unweighted mean is over every row).
+// adds eps/C of -sum(log_softmax) per row, as ATen does (2.11 divides both means by the same count).
 Value cross_entropy_loss(Interp& in, const Options& o, const std::vector<Value>& t) {
   SourceLoc loc = o.loc;
   TensorObj* ti = need_float(t[0], o.fn, "input", loc);
   TensorObj* tt = need_tensor(t[1], o.fn + " target", loc);
   std::string reduction = o.reduction();
   double eps = o.num("label_smoothing");
-  if (eps < 0 || eps > 1) fail(loc, o.fn + ": label_smoothing must be between 0 and 1, got " + std::to_string(eps));
+  if (eps < 0 || eps > 1) fail(loc, o.fn + ": label_smoothing must be between 0 and 1, got " + num_text(eps));
   int rank = ti->rank();
   if (rank == 0) fail(loc, o.fn + ": the input must have at least one dim (the classes)");
   int axis = rank == 1 ? 0 : 1;
@@ -201,10 +208,11 @@ Value cross_entropy_loss(Interp& in, const Options& o, const std::vector<Value>&
     ws[0] = C;
     w = t_reshape(in, compute_type(in, weight, loc), ws, loc);
   }
+  // Everything below reads x - max: the picked logit and the smoothing sum then reduce over the same
+  // values as the exponentials, so that one kernel (one pass per loop) computes them all.
   Value m = t_reduce(in, Op::Max, x, std::vector<int64_t>{axis}, true, loc);
-  Value lse =
-      add(in, t_unary(in, Op::Log, sum_dim(in, t_unary(in, Op::Exp, sub(in, x, m, loc), loc), axis, true, loc), loc),
-          m, loc);
+  Value xm = sub(in, x, m, loc);
+  Value log_sumexp = t_unary(in, Op::Log, sum_dim(in, t_unary(in, Op::Exp, xm, loc), axis, true, loc), loc);
 
   if (is_floating(tt->dtype)) {
     // Class probabilities: -sum(w * p' * log_softmax(x)) with p' = p (1 - eps) + eps / C; mean over the rows.
@@ -217,7 +225,7 @@ Value cross_entropy_loss(Interp& in, const Options& o, const std::vector<Value>&
     }
     Value p = compute_type(in, t[1], loc);
     if (eps > 0) p = add(in, mul(in, p, f32(1 - eps), loc), f32(eps / static_cast<double>(C)), loc);
-    Value term = mul(in, p, sub(in, x, lse, loc), loc);
+    Value term = mul(in, p, sub(in, xm, log_sumexp, loc), loc);
     if (!weight.is_none()) term = mul(in, term, w, loc);
     Value row = t_unary(in, Op::Neg, sum_dim(in, term, axis, false, loc), loc);
     if (reduction == "none") return t_cast(in, row, out, loc);
@@ -238,9 +246,9 @@ Value cross_entropy_loss(Interp& in, const Options& o, const std::vector<Value>&
   int64_t ignore = o.get("ignore_index").is_none() ? -100 : to_int(o.get("ignore_index"), o.fn + " ignore_index", loc);
   Value target = t_unsqueeze(in, t[1], axis, loc);                    // [N, 1, ...]
   Value hit = t_binary(in, Op::Eq, class_index(in, C, axis, rank, loc), target, loc);  // [N, C, ...]
-  Value picked = sum_dim(in, t_where(in, hit, x, f32(0.0), loc), axis, true, loc);
+  Value picked = sum_dim(in, t_where(in, hit, xm, f32(0.0), loc), axis, true, loc);  // x[target] - max
   Value valid = t_binary(in, Op::Ne, target, Value::integer(ignore), loc);
-  Value nll = sub(in, lse, picked, loc);
+  Value nll = sub(in, log_sumexp, picked, loc);
   Value wt;  // the target's weight, 0 where ignored
   if (!weight.is_none()) {
     wt = sum_dim(in, t_where(in, hit, w, f32(0.0), loc), axis, true, loc);
@@ -250,10 +258,11 @@ Value cross_entropy_loss(Interp& in, const Options& o, const std::vector<Value>&
   nll = t_where(in, valid, nll, f32(0.0), loc);
   Value smooth;
   if (eps > 0) {
-    // -sum_c w_c (x_c - lse) = lse * sum(w) - sum(w x), or C * lse - sum(x) unweighted
-    Value s = weight.is_none() ? sub(in, mul(in, lse, f32(static_cast<double>(C)), loc), sum_dim(in, x, axis, true, loc), loc)
-                               : sub(in, mul(in, lse, sum_all(in, w, loc), loc),
-                                     sum_dim(in, mul(in, x, w, loc), axis, true, loc), loc);
+    // -sum_c w_c (x_c - lse) = log_sumexp * sum(w) - sum(w (x - max)), or C log_sumexp - sum(x - max) unweighted
+    Value s = weight.is_none()
+                  ? sub(in, mul(in, log_sumexp, f32(static_cast<double>(C)), loc), sum_dim(in, xm, axis, true, loc), loc)
+                  : sub(in, mul(in, log_sumexp, sum_all(in, w, loc), loc),
+                        sum_dim(in, mul(in, xm, w, loc), axis, true, loc), loc);
     smooth = t_where(in, valid, s, f32(0.0), loc);
   }
   auto squeeze = [&](const Value& v) { return t_squeeze(in, v, std::vector<int64_t>{axis}, loc); };
@@ -271,8 +280,7 @@ Value cross_entropy_loss(Interp& in, const Options& o, const std::vector<Value>&
   }
   Value count = sum_all(in, t_cast(in, valid, DType::Float32, loc), loc);
   Value nll_mean = div(in, nll_sum, count, loc);
-  Value smooth_mean =
-      eps > 0 ? div(in, smooth_sum, f32(static_cast<double>(std::max<int64_t>(numel(tt->shape), 1))), loc) : Value();
+  Value smooth_mean = eps > 0 ? div(in, smooth_sum, count, loc) : Value();
   return t_cast(in, mix(nll_mean, smooth_mean), out, loc);
 }
 
@@ -292,7 +300,7 @@ Value p_distance(Interp& in, const Value& a, const Value& b, double p, double ep
 double need_norm_order(const Options& o, const char* name) {
   double p = o.num(name);
   if (!(p > 0)) {
-    fail(o.loc, o.fn + ": p=" + std::to_string(p) + " is not supported (p must be positive; p=0 counts " +
+    fail(o.loc, o.fn + ": p=" + num_text(p) + " is not supported (p must be positive; p=0 counts " +
                     "non-zero elements, which no loss here needs)");
   }
   return p;
