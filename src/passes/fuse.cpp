@@ -6,6 +6,8 @@
 //  - a pointwise op joins a kernel of one of its inputs when its shape fits that kernel's space (the space
 //    itself, or the reduced shape of a reduction kernel) and every in-kernel input is read through a dim map
 //    the kernel can compute, preferring inputs that cannot be recomputed; else it starts a pointwise kernel;
+//  - a pointwise chain over inputs only that ends in reductions joins a reduction kernel over the same
+//    space and axes that reads one of the same inputs (horizontal fusion: one read for sibling sums);
 //  - a small pointwise chain over inputs and parameters only is recomputed by the kernels that read it rather
 //    than written to memory; a kernel left with no outputs is dropped;
 //  - a buffer update (graph.updates) is written by the kernel of its value, which runs after every other
@@ -69,6 +71,11 @@ class Fuser {
     s_.group_of.assign(nodes.size(), -1);
     s_.materialized.assign(nodes.size(), 0);
     std::vector<char> live = live_nodes(g_);
+    users_.assign(nodes.size(), {});
+    for (const auto& up : nodes) {
+      if (!live[up->id]) continue;
+      for (auto* src : up->src) users_[src->id].push_back(up.get());
+    }
     for (const auto& up : nodes) {
       const Node* n = up.get();
       if (!live[n->id]) continue;
@@ -180,7 +187,10 @@ class Fuser {
     if (op_kind(n->op) == OpKind::Leaf) return true;
     if (!is_pointwise(n->op) || ++count > kMaxInlined) return false;
     for (auto* src : n->src) {
-      if (!views_mappable(src) || !inline_walk(view_root(src), count)) return false;
+      // A leaf is read by strides through any view (split_reduce reshapes inputs: cast(reshape(x)));
+      // a computed value is recomputed dim by dim, so its views must keep a per-dim correspondence.
+      bool leaf = op_kind(view_root(src)->op) == OpKind::Leaf;
+      if ((!leaf && !views_mappable(src)) || !inline_walk(view_root(src), count)) return false;
     }
     return true;
   }
@@ -264,6 +274,10 @@ class Fuser {
       auto& list = cheap ? recomputable : candidates;
       if (std::find(list.begin(), list.end(), gid) == list.end()) list.push_back(gid);
     }
+    if (candidates.empty()) {
+      int sibling = sibling_reduction(n);
+      if (sibling >= 0) candidates.push_back(sibling);
+    }
     for (int gid : recomputable) {
       if (std::find(candidates.begin(), candidates.end(), gid) == candidates.end()) candidates.push_back(gid);
     }
@@ -277,6 +291,48 @@ class Fuser {
     if (chosen < 0) chosen = new_group(GroupKind::Pointwise, n->shape);
     add(chosen, n);
     for (auto* src : n->src) read_from_memory(chosen, src);
+  }
+
+  // Inputs and parameters that `n` reads, directly or through recomputable chains.
+  void leaves_of(const Node* n, std::set<const Node*>& out) {
+    for (auto* src : n->src) {
+      const Node* root = view_root(src);
+      if (root->op == Op::Input || root->op == Op::Param) out.insert(root);
+      else if (is_pointwise(root->op) && inlinable(root)) leaves_of(root, out);
+    }
+  }
+
+  // Horizontal fusion: a pointwise value over inputs only (a * a next to a * b in cosine similarity) whose
+  // same-shaped pointwise uses all end in reductions over the axes of an existing reduction kernel that
+  // reads one of the same inputs joins that kernel, so the inputs are read once for all the reductions.
+  int sibling_reduction(const Node* n) {
+    std::vector<const Node*> stack = {n}, reductions;
+    std::set<const Node*> seen;
+    while (!stack.empty()) {
+      const Node* x = stack.back();
+      stack.pop_back();
+      if (!seen.insert(x).second) continue;
+      for (const Node* u : users_[x->id]) {
+        if (op_kind(u->op) == OpKind::Reduce && u->src[0] == x) reductions.push_back(u);
+        else if (is_pointwise(u->op) && u->shape == n->shape) stack.push_back(u);
+        else return -1;
+      }
+    }
+    if (reductions.empty()) return -1;
+    std::set<const Node*> mine;
+    leaves_of(n, mine);
+    for (const auto& grp : s_.groups) {
+      if (grp.kind != GroupKind::Reduction || grp.space != n->shape) continue;
+      bool same_axes = true;
+      for (const Node* r : reductions) same_axes = same_axes && r->attr.ints == grp.axes;
+      if (!same_axes) continue;
+      std::set<const Node*> theirs;
+      for (const Node* m : grp.nodes) leaves_of(m, theirs);
+      for (const Node* m : grp.inlined) leaves_of(m, theirs);
+      bool shares = std::any_of(mine.begin(), mine.end(), [&](const Node* l) { return theirs.count(l) > 0; });
+      if (shares && fits(grp.id, n)) return grp.id;
+    }
+    return -1;
   }
 
   void place_reduce(const Node* n) {
@@ -387,6 +443,7 @@ class Fuser {
   Graph& g_;
   std::vector<std::set<int>> deps_;
   std::map<const Node*, bool> inlinable_;
+  std::vector<std::vector<const Node*>> users_;  // live users of each node
 };
 
 // Outputs that are inputs, parameters or views of them get a copy, so no result aliases an input. Buffer

@@ -171,6 +171,56 @@ TEST(Lower, TrilIndexesRowAndColumnOfAFlatKernel) {
   EXPECT_NE(text.find("tl.where(offs % 20 - offs // 20 % 40 >= 1, x, 0.0)"), std::string::npos) << text;
 }
 
+// cosine similarity's three sums over one space and axes: one kernel reads a and b once.
+TEST(Fuse, SiblingReductionsOverTheSameInputsShareAKernel) {
+  Built b;
+  const Node* a = b.in("a", {37, 130});
+  const Node* c = b.in("c", {37, 130});
+  auto sum1 = [&](const Node* x, const Node* y) { return b.g->reduce(Op::Sum, b.g->binary(Op::Mul, x, y), {1}, false); };
+  // In this order (as the tracer builds it): a later sibling joins a kernel that reads one of its inputs.
+  const Node* dot = sum1(a, c);
+  const Node* na = sum1(a, a);
+  const Node* nc = sum1(c, c);
+  b.g->outputs = {b.g->binary(Op::Div, dot, b.g->unary(Op::Sqrt, b.g->binary(Op::Mul, na, nc)))};
+  Schedule s = fuse(decompose(*b.g));
+  ASSERT_EQ(s.groups.size(), 1u);
+  std::string text = lower_to_text(s, {"a", "c"});
+  EXPECT_EQ(text.find("a_ptr + (rows * 130 + r)"), text.rfind("a_ptr + (rows * 130 + r)")) << text;  // one load
+}
+
+// Reductions over other axes do not join: the sibling rule needs the same axes.
+TEST(Fuse, SiblingReductionsOverOtherAxesStayApart) {
+  Built b;
+  const Node* a = b.in("a", {37, 130});
+  const Node* r0 = b.g->reduce(Op::Sum, b.g->unary(Op::Exp, a), {1}, false);
+  const Node* r1 = b.g->reduce(Op::Sum, b.g->unary(Op::Neg, a), {0}, false);
+  b.g->outputs = {r0, r1};
+  Schedule s = fuse(decompose(*b.g));
+  EXPECT_EQ(s.groups.size(), 2u);
+}
+
+// Looped rows (longer than one register tile): the max takes one pass, then the two sums that both read
+// x - max share the second pass; the iota picks the target's column.
+TEST(Lower, LoopedSiblingReductionsShareOnePass) {
+  Built b;
+  const Node* x = b.in("x", {5, 40000});
+  const Node* t = b.in("t", {5, 1}, DType::Int64);
+  const Node* m = b.g->reduce(Op::Max, x, {1}, true);
+  const Node* xm = b.g->binary(Op::Sub, x, m);
+  const Node* lse = b.g->unary(Op::Log, b.g->reduce(Op::Sum, b.g->unary(Op::Exp, xm), {1}, true));
+  const Node* iota = b.g->make(Op::Iota, DType::Int64, {40000}, {});
+  const Node* hit = b.g->binary(Op::Eq, iota, t);
+  const Node* picked = b.g->reduce(Op::Sum, b.g->where(hit, xm, b.g->constant(0.0, DType::Float32)), {1}, true);
+  b.g->outputs = {b.g->binary(Op::Sub, lse, picked)};
+  Schedule s = fuse(decompose(*b.g));
+  ASSERT_EQ(s.groups.size(), 1u);
+  std::string text = lower_to_text(s, {"x", "t"});
+  size_t loops = 0;
+  for (size_t at = text.find("for r0 in"); at != std::string::npos; at = text.find("for r0 in", at + 1)) ++loops;
+  EXPECT_EQ(loops, 2u) << text;
+  EXPECT_NE(text.find("== t"), std::string::npos) << text;  // the iota is the column index itself
+}
+
 TEST(Decompose, NonAdjacentReductionSplits) {
   Built b;
   const Node* x = b.in("x", {4, 5, 6});
