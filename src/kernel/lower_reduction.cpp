@@ -26,8 +26,9 @@ TOp reduce_op(Op op) {
     case Op::Sum: return TOp::Sum;
     case Op::Prod: return TOp::Prod;
     case Op::Max: return TOp::Max;
-    case Op::Min: return TOp::Min;
-    default: return TOp::Max;  // argmax/argmin track their values with a max/min
+    case Op::Min:
+    case Op::ArgMin: return TOp::Min;  // argmax/argmin find their extreme value first
+    default: return TOp::Max;
   }
 }
 
@@ -205,6 +206,28 @@ void lower_reduction(KernelJob& job) {
     return v;
   };
 
+  // The index of an argmax/argmin along the reduced axis, from candidate values `v` at indices `idx`
+  // (the row itself, or the per-lane winners of a loop). PyTorch's rules: the first occurrence wins ties,
+  // and a NaN beats every number (the first NaN, when there are several).
+  auto arg_pick = [&](const Node* red, const TExpr* v, const TExpr* idx, std::vector<TStmt>& out) {
+    if (v->op != TOp::Var) {
+      std::string cand = ve.fresh("cand");
+      out.push_back(TileBuilder::assign(cand, v));
+      v = b.var(cand);
+    }
+    std::string best = ve.fresh("best");
+    out.push_back(TileBuilder::assign(best, b.reduce(reduce_op(red->op), v, red_axis)));
+    const TExpr* hit = b.op(TOp::Eq, {v, b.var(best)});
+    if (is_floating(red->src[0]->dtype)) {
+      std::string nan = ve.fresh("is_nan"), any = ve.fresh("any_nan");
+      out.push_back(TileBuilder::assign(nan, b.op(TOp::Ne, {v, v})));
+      out.push_back(TileBuilder::assign(
+          any, b.op(TOp::Gt, {b.reduce(TOp::Max, b.cast(b.var(nan), DType::Int32), red_axis), b.i(0)})));
+      hit = b.op(TOp::Where, {b.var(any), b.var(nan), hit});
+    }
+    return b.reduce(TOp::Min, b.op(TOp::Where, {hit, idx, R}), red_axis);
+  };
+
   std::vector<const Node*> reductions;
   for (auto* n : g.nodes) {
     if (op_kind(n->op) == OpKind::Reduce) reductions.push_back(n);
@@ -214,12 +237,7 @@ void lower_reduction(KernelJob& job) {
     setup_chunk(nullptr, body);
     ve.on_reduce = [&](const Node* red) -> const TExpr* {
       const TExpr* v = masked_input(red);
-      if (red->op == Op::ArgMax || red->op == Op::ArgMin) {
-        std::string best = ve.fresh("best");
-        body.push_back(TileBuilder::assign(best, b.reduce(reduce_op(red->op), v, red_axis)));
-        const TExpr* at = b.op(TOp::Where, {b.op(TOp::Eq, {v, b.var(best)}), r_var, R});
-        return b.reduce(TOp::Min, at, red_axis);
-      }
+      if (red->op == Op::ArgMax || red->op == Op::ArgMin) return arg_pick(red, v, r_var, body);
       if (red->op == Op::Prod) job.kernel.needs_mul_combine = true;
       return b.reduce(reduce_op(red->op), v, red_axis);
     };
@@ -283,7 +301,12 @@ void lower_reduction(KernelJob& job) {
         if (!acc_i.empty()) {
           std::string better = ve.fresh("better");
           TOp cmp = red->op == Op::ArgMax ? TOp::Gt : TOp::Lt;
-          loop.body.push_back(TileBuilder::assign(better, b.op(cmp, {v, a})));
+          // A lane keeps its first extreme value (strict comparison) and, once it has seen a NaN, its first NaN.
+          const TExpr* win = b.op(cmp, {v, a});
+          if (is_floating(red->src[0]->dtype)) {
+            win = b.op(TOp::Or, {win, b.band(b.op(TOp::Ne, {v, v}), b.op(TOp::Eq, {a, a}))});
+          }
+          loop.body.push_back(TileBuilder::assign(better, win));
           loop.body.push_back(TileBuilder::assign(acc_i, b.op(TOp::Where, {b.var(better), r_var, b.var(acc_i)})));
           loop.body.push_back(TileBuilder::assign(acc, b.op(TOp::Where, {b.var(better), v, a})));
         } else {
@@ -298,11 +321,7 @@ void lower_reduction(KernelJob& job) {
         const Node* red = reds[k];
         std::string name = ve.fresh(ValueEmitter::value_name(red->op));
         if (!acc_is[k].empty()) {
-          std::string best = ve.fresh("best");
-          body.push_back(TileBuilder::assign(best, b.reduce(reduce_op(red->op), b.var(accs[k]), red_axis)));
-          const TExpr* at =
-              b.op(TOp::Where, {b.op(TOp::Eq, {b.var(accs[k]), b.var(best)}), b.var(acc_is[k]), R});
-          body.push_back(TileBuilder::assign(name, b.reduce(TOp::Min, at, red_axis)));
+          body.push_back(TileBuilder::assign(name, arg_pick(red, b.var(accs[k]), b.var(acc_is[k]), body)));
         } else {
           if (red->op == Op::Prod) job.kernel.needs_mul_combine = true;
           body.push_back(TileBuilder::assign(name, b.reduce(reduce_op(red->op), b.var(accs[k]), red_axis)));
