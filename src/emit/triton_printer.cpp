@@ -105,6 +105,10 @@ std::string print(const TExpr* e, int& prec) {
              ", keep_dims=True)";
     case TOp::Prod:
       return "tl.reduce(" + print_at(e->args[0], 0) + ", " + std::to_string(e->ival) + ", _mul_combine, keep_dims=True)";
+    case TOp::Cumsum:
+    case TOp::Cumprod:
+      return std::string(e->op == TOp::Cumsum ? "tl.cumsum(" : "tl.cumprod(") + print_at(e->args[0], 0) +
+             ", axis=" + std::to_string(e->ival) + (e->name == "reverse" ? ", reverse=True)" : ")");
     case TOp::ArgMax:
     case TOp::ArgMin: internal_error("argmax reaches the printer only as max/min", __FILE__, __LINE__);
     case TOp::Dot:

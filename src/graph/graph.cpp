@@ -176,6 +176,15 @@ const Node* Graph::reduce(Op op, const Node* x, std::vector<int64_t> axes, bool 
   return make(op, t, out, {x}, a, loc);
 }
 
+const Node* Graph::scan(Op op, const Node* x, int64_t axis, bool reverse, SourceLoc loc) {
+  TZ_ASSERT(op_kind(op) == OpKind::Scan, "scan() needs a scan op");
+  TZ_ASSERT(axis >= 0 && axis < x->rank(), "scan axis out of range");
+  DType t = is_floating(x->dtype) ? x->dtype : DType::Int64;
+  Attr a;
+  a.ints = {axis, reverse ? 1 : 0};
+  return make(op, t, x->shape, {x}, a, loc);
+}
+
 const Node* Graph::reshape(const Node* x, Shape shape, SourceLoc loc) {
   TZ_ASSERT(numel(shape) == numel(x->shape), "reshape changes the element count");
   if (shape == x->shape) return x;
@@ -329,6 +338,7 @@ void verify(const Graph& g) {
       case OpKind::Binary: TZ_ASSERT(n->src.size() == 2, "binary arity"); break;
       case OpKind::Ternary: TZ_ASSERT(n->src.size() == 3, "ternary arity"); break;
       case OpKind::Reduce:
+      case OpKind::Scan:
       case OpKind::View: TZ_ASSERT(n->src.size() == 1, "arity"); break;
       case OpKind::Matmul: TZ_ASSERT(n->src.size() == 2, "matmul arity"); break;
       case OpKind::Conv:
@@ -352,6 +362,7 @@ void verify(const Graph& g) {
       }
       TZ_ASSERT(acc == n->shape, std::string("pointwise shape mismatch in ") + op_name(n->op));
     }
+    if (op_kind(n->op) == OpKind::Scan) TZ_ASSERT(n->shape == n->src[0]->shape, "scan shape");
     if (n->op == Op::Reshape) TZ_ASSERT(numel(n->shape) == numel(n->src[0]->shape), "reshape numel");
   }
   for (auto* o : g.outputs) TZ_ASSERT(seen.count(o), "output not in graph");

@@ -44,6 +44,7 @@ class Graph {
   const Node* binary(Op op, const Node* a, const Node* b, SourceLoc loc = {});  // broadcasting, promoted
   const Node* where(const Node* c, const Node* a, const Node* b, SourceLoc loc = {});
   const Node* reduce(Op op, const Node* x, std::vector<int64_t> axes, bool keepdim, SourceLoc loc = {});
+  const Node* scan(Op op, const Node* x, int64_t axis, bool reverse, SourceLoc loc = {});
   const Node* reshape(const Node* x, Shape shape, SourceLoc loc = {});
   const Node* permute(const Node* x, std::vector<int64_t> perm, SourceLoc loc = {});
   const Node* expand(const Node* x, Shape shape, SourceLoc loc = {});

@@ -18,7 +18,7 @@ enum class Op {
 #undef OP
 };
 
-enum class OpKind { Leaf, Unary, Binary, Ternary, Reduce, View, Matmul, Conv, Window, Attention, Composite };
+enum class OpKind { Leaf, Unary, Binary, Ternary, Reduce, Scan, View, Matmul, Conv, Window, Attention, Composite };
 
 const char* op_name(Op op);
 OpKind op_kind(Op op);

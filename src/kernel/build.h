@@ -58,6 +58,12 @@ class TileBuilder {
     e.args = {x};
     return a_.make(e);
   }
+  const TExpr* scan(TOp o, const TExpr* x, int axis, bool reverse) {
+    TExpr e{o, reverse ? "reverse" : ""};
+    e.ival = axis;
+    e.args = {x};
+    return a_.make(e);
+  }
   const TExpr* full(const std::string& shape, const TExpr* value, DType t) {
     TExpr e{TOp::Full, shape};
     e.dtype = t;

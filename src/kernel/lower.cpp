@@ -66,7 +66,9 @@ std::string kernel_name(const Group& g) {
   }
   if (parts.size() == 1 && g.kind == GroupKind::Attention) return "attention_kernel";
   std::string out = "fused";
-  if (parts.size() == 1) out = g.kind == GroupKind::Reduction ? "reduce" : "pointwise";
+  if (parts.size() == 1) {
+    out = g.kind == GroupKind::Reduction ? "reduce" : g.kind == GroupKind::Scan ? "scan" : "pointwise";
+  }
   for (size_t i = 0; i < parts.size() && i < 5; ++i) out += "_" + parts[i];
   return out + "_kernel";
 }
@@ -185,6 +187,7 @@ ForwardPlan lower(const Schedule& s, TileArena& arena, const LowerOptions& optio
     switch (g.kind) {
       case GroupKind::Pointwise: lower_pointwise(job); break;
       case GroupKind::Reduction: lower_reduction(job); break;
+      case GroupKind::Scan: lower_scan(job); break;
       case GroupKind::Matmul:
         lower_matmul(job);
         plan.uses_matmul_precision = true;

@@ -1,5 +1,5 @@
-// One lowering per kernel kind (pointwise, reduction, matmul, conv, window, attention), called by lower().
-// Internal to kernel/.
+// One lowering per kernel kind (pointwise, reduction, matmul, conv, window, attention, scan), called by
+// lower(). Internal to kernel/.
 #pragma once
 
 #include <string>
@@ -28,6 +28,7 @@ void lower_matmul(KernelJob& job);
 void lower_conv(KernelJob& job);
 void lower_window(KernelJob& job);
 void lower_attention(KernelJob& job);
+void lower_scan(KernelJob& job);
 
 int64_t next_pow2(int64_t v);
 // The dim map of `n` in its group (identity on the space; kept dims for reduced values).

@@ -34,6 +34,7 @@ enum class TOp {
   Exp, Exp2, Log, Sqrt, Rsqrt, Sin, Cos, Sigmoid, Erf, Abs, Floor,
   Cast,       // args[0].to(dtype), or args[0].to(args[1]) when a second operand gives the type
   Sum, Max, Min, Prod, ArgMax, ArgMin,  // tl.sum(args[0], axis=ival); Prod uses a combine function
+  Cumsum, Cumprod,  // tl.cumsum(args[0], axis=ival, reverse=name == "reverse")
   Dot,        // tl.dot(a, b, acc, input_precision=args[3])
   Zeros,      // tl.zeros(shape_text, dtype)
   Full,       // tl.full(shape_text, args[0], dtype)
@@ -45,7 +46,7 @@ enum class TOp {
 
 struct TExpr {
   TOp op;
-  std::string name;   // Var; Expand index text; Zeros/Full shape text
+  std::string name;   // Var; Expand index text; Zeros/Full shape text; "reverse" on a reverse scan
   int64_t ival = 0;   // Int; ProgramId axis; reduction axis
   double fval = 0.0;  // Float
   DType dtype = DType::Float32;  // Cast, Zeros, Full

@@ -252,8 +252,8 @@ const TExpr* ValueEmitter::compute(const Node* n, const std::vector<int>& map) {
     TZ_ASSERT(view_source_map(n, map, src_map), "fusion let through an unmappable view");
     return value(n->src[0], src_map);
   }
-  if (op_kind(n->op) == OpKind::Reduce) {
-    TZ_ASSERT(static_cast<bool>(on_reduce), "reduction in a kernel that does not reduce");
+  if (op_kind(n->op) == OpKind::Reduce || op_kind(n->op) == OpKind::Scan) {
+    TZ_ASSERT(static_cast<bool>(on_reduce), "reduction or scan in a kernel of another kind");
     return on_reduce(n);
   }
   if (op_kind(n->op) == OpKind::Window) {

@@ -47,7 +47,7 @@ class ValueEmitter {
   const TExpr* flat_index = nullptr;     // the flat offset over the whole space, where the kind has one
   std::vector<int> axis_of;              // per kernel dim: tile axis it varies along, -1 for scalar dims
   std::vector<const TExpr*> axis_mask;   // per tile axis (null: no mask needed)
-  // Reductions are the kind's business: returns the value of a Reduce node (already emitted).
+  // Reductions and scans are the kind's business: returns the value of a Reduce or Scan node.
   std::function<const TExpr*(const Node*)> on_reduce;
   // Likewise pooling: the window kind loads the input at window offsets and returns the pooled value.
   std::function<const TExpr*(const Node*)> on_window;

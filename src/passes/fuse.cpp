@@ -3,6 +3,8 @@
 //  - a pooling (window) op starts a kernel over its output; its input is read from memory, window by window;
 //  - a reduction joins the kernel of its input when that kernel iterates over the same space (a pointwise
 //    kernel over the input shape becomes a reduction kernel), else starts one;
+//  - a scan (cumsum, cumprod) joins the kernel of its input when that kernel iterates over the input's shape
+//    (a scan kernel along the same axis and direction, or a pointwise kernel, which becomes a scan kernel);
 //  - a pointwise op joins a kernel of one of its inputs when its shape fits that kernel's space (the space
 //    itself, or the reduced shape of a reduction kernel) and every in-kernel input is read through a dim map
 //    the kernel can compute, preferring inputs that cannot be recomputed; else it starts a pointwise kernel;
@@ -87,6 +89,7 @@ class Fuser {
       else if (kind == OpKind::Window) place_window(n);
       else if (kind == OpKind::Attention) place_template(n, GroupKind::Attention);
       else if (kind == OpKind::Reduce) place_reduce(n);
+      else if (kind == OpKind::Scan) place_scan(n);
       else place_pointwise(n);
     }
     for (auto* o : g_.outputs) mark_materialized(view_root(o));
@@ -371,6 +374,41 @@ class Fuser {
     read_from_memory(gid, x);
   }
 
+  // A scan joins the kernel of its input when that kernel iterates over the input's shape: a scan kernel
+  // along the same axis in the same direction, or a pointwise kernel (which becomes a scan kernel). Its
+  // pointwise consumers of the same shape then join it like any pointwise op.
+  void place_scan(const Node* n) {
+    const Node* x = n->src[0];
+    int gid = group_of(x);
+    bool joined = false;
+    std::vector<int64_t> axes = {n->attr.ints[0]};
+    if (gid >= 0 && x == view_root(x)) {
+      Group& grp = s_.groups[gid];
+      if (grp.space == x->shape && grp.kind == GroupKind::Scan && grp.axes == axes) {
+        joined = scan_direction(gid) == n->attr.ints[1];
+      } else if (grp.space == x->shape && grp.kind == GroupKind::Pointwise) {
+        grp.kind = GroupKind::Scan;  // tentatively, as for reductions
+        grp.axes = axes;
+        joined = all_readable(gid);
+        if (!joined) {
+          grp.kind = GroupKind::Pointwise;
+          grp.axes.clear();
+        }
+      }
+    }
+    if (!joined) gid = new_group(GroupKind::Scan, x->shape, axes);
+    add(gid, n);
+    read_from_memory(gid, x);
+  }
+
+  // The direction of the scans already in a scan kernel (they all share one).
+  int64_t scan_direction(int gid) const {
+    for (const Node* m : s_.groups[gid].nodes) {
+      if (op_kind(m->op) == OpKind::Scan) return m->attr.ints[1];
+    }
+    return 0;
+  }
+
   // A matmul, conv or attention kernel: the op first, then the pointwise epilogue that joins it.
   void place_template(const Node* n, GroupKind kind) {
     int gid = new_group(kind, n->shape);
@@ -490,7 +528,7 @@ Schedule fuse(std::unique_ptr<Graph> g) {
 
 std::string dump_schedule(const Schedule& s) {
   std::ostringstream os;
-  const char* kinds[] = {"pointwise", "reduction", "matmul", "conv", "window", "attention"};
+  const char* kinds[] = {"pointwise", "reduction", "matmul", "conv", "window", "attention", "scan"};
   for (const auto& grp : s.groups) {
     os << "kernel " << grp.id << " " << kinds[static_cast<int>(grp.kind)] << " space " << shape_str(grp.space);
     if (!grp.axes.empty()) {

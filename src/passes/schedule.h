@@ -15,13 +15,13 @@
 
 namespace tz {
 
-enum class GroupKind { Pointwise, Reduction, Matmul, Conv, Window, Attention };
+enum class GroupKind { Pointwise, Reduction, Matmul, Conv, Window, Attention, Scan };
 
 struct Group {
   int id = 0;
   GroupKind kind = GroupKind::Pointwise;
   Shape space;
-  std::vector<int64_t> axes;              // Reduction: reduced axes of `space` (adjacent, sorted)
+  std::vector<int64_t> axes;              // Reduction: reduced axes of `space` (adjacent, sorted); Scan: {axis}
   std::vector<const Node*> nodes;         // computed nodes in topological order (views of in-group values too)
   std::vector<const Node*> outputs;       // nodes this kernel writes to memory
   // Cheap pointwise values of other kernels (computed from inputs and parameters only) that this kernel

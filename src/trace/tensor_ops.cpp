@@ -307,6 +307,16 @@ Value t_arg_reduce(Interp& in, Op op, const Value& x, std::optional<int64_t> dim
   return shape_only(in, reduced_shape(t->shape, {d}, keepdim), DType::Int64);
 }
 
+Value t_scan(Interp& in, Op op, const Value& x, int64_t dim, SourceLoc loc) {
+  TensorObj* t = need_tensor(x, op_name(op), loc);
+  int64_t d = t->rank() == 0 ? norm_dim(dim, 1, loc) : norm_dim(dim, t->rank(), loc);
+  DType out = is_floating(t->dtype) ? t->dtype : DType::Int64;
+  if (!traced(in, {t}, loc)) return shape_only(in, t->shape, out);
+  // Over a dim of one element (or a 0-d tensor) a scan is the identity.
+  if (t->rank() == 0 || t->shape[static_cast<size_t>(d)] == 1) return from_node(in, in.graph->cast(t->node, out, loc));
+  return from_node(in, in.graph->scan(op, t->node, d, false, loc));
+}
+
 Value t_softmax(Interp& in, Op op, const Value& x, int64_t dim, SourceLoc loc) {
   TensorObj* t = need_tensor(x, op_name(op), loc);
   if (!is_floating(t->dtype)) {

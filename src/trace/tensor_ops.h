@@ -32,6 +32,8 @@ Value t_tri(Interp& in, const Value& x, int64_t diagonal, bool upper, SourceLoc 
 Value t_reduce(Interp& in, Op op, const Value& x, std::optional<std::vector<int64_t>> dims, bool keepdim,
                SourceLoc loc);
 Value t_arg_reduce(Interp& in, Op op, const Value& x, std::optional<int64_t> dim, bool keepdim, SourceLoc loc);
+// cumsum / cumprod along `dim` (Op::Cumsum / Op::Cumprod); integer and bool inputs give int64.
+Value t_scan(Interp& in, Op op, const Value& x, int64_t dim, SourceLoc loc);
 Value t_softmax(Interp& in, Op op, const Value& x, int64_t dim, SourceLoc loc);  // Softmax / LogSoftmax
 Value t_gelu(Interp& in, const Value& x, const std::string& approximate, SourceLoc loc);
 Value t_silu(Interp& in, const Value& x, SourceLoc loc);

@@ -140,6 +140,16 @@ Fn arg_reduce(Op op, const std::string& name) {
   };
 }
 
+Fn scan(Op op, const std::string& name) {
+  return [op, name](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+    Bound b = bind(in, a, name, {"input", "dim", "dtype=", "out="}, loc);
+    if (b.has(3)) fail(loc, name + " with out= is not supported");
+    Value x = b[0];
+    if (b.has(2)) x = t_cast(in, x, to_dtype(b[2], name, loc), loc);
+    return t_scan(in, op, x, to_int(b[1], name + " dim", loc), loc);
+  };
+}
+
 Fn softmax(Op op, const std::string& name) {
   return [op, name](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
     Bound b = bind(in, a, name, {"input", "dim=", "_stacklevel=", "dtype="}, loc);
@@ -902,6 +912,8 @@ void register_torch(Interp& in) {
   def_both(in, "min", max_min(Op::Min, Op::Minimum, Op::ArgMin, "min"));
   def_both(in, "argmax", arg_reduce(Op::ArgMax, "argmax"));
   def_both(in, "argmin", arg_reduce(Op::ArgMin, "argmin"));
+  def_both(in, "cumsum", scan(Op::Cumsum, "cumsum"));
+  def_both(in, "cumprod", scan(Op::Cumprod, "cumprod"));
   def_both(in, "softmax", softmax(Op::Softmax, "softmax"));
   def_both(in, "log_softmax", softmax(Op::LogSoftmax, "log_softmax"));
   def_fn(in, "torch.nn.functional.softmax", softmax(Op::Softmax, "F.softmax"));

@@ -221,6 +221,43 @@ TEST(Lower, LoopedSiblingReductionsShareOnePass) {
   EXPECT_NE(text.find("== t"), std::string::npos) << text;  // the iota is the column index itself
 }
 
+TEST(Fuse, MaskedCumsumIsOneScanKernel) {
+  Built b;
+  const Node* x = b.in("x", {7, 1031});
+  const Node* m = b.in("mask", {7, 1031}, DType::Bool);
+  const Node* c = b.g->scan(Op::Cumsum, b.g->binary(Op::Mul, x, m), 1, false);
+  b.g->outputs = {b.g->binary(Op::Sub, c, x)};
+  Schedule s = fuse(decompose(*b.g));
+  ASSERT_EQ(s.groups.size(), 1u);
+  EXPECT_EQ(s.groups[0].kind, GroupKind::Scan);
+  std::string text = lower_to_text(s, {"x", "mask"});
+  EXPECT_NE(text.find("tl.cumsum("), std::string::npos) << text;
+}
+
+TEST(Lower, LongReverseScanWalksChunksFromTheEnd) {
+  Built b;
+  const Node* x = b.in("x", {3, 5000});
+  b.g->outputs = {b.g->scan(Op::Cumprod, x, 1, true)};
+  Schedule s = fuse(decompose(*b.g));
+  std::string text = lower_to_text(s, {"x"});
+  EXPECT_NE(text.find("r = R - BLOCK_R - r0 + tl.arange(0, BLOCK_R)[None, :]"), std::string::npos) << text;
+  EXPECT_NE(text.find("r_mask = r >= 0"), std::string::npos) << text;
+  EXPECT_NE(text.find("tl.cumprod("), std::string::npos) << text;
+  EXPECT_NE(text.find("reverse=True"), std::string::npos) << text;
+  EXPECT_NE(text.find("carry * "), std::string::npos) << text;
+}
+
+TEST(Lower, ColumnScanKeepsItsAxisUnmerged) {
+  Built b;
+  const Node* x = b.in("x", {4, 6, 37, 5});
+  b.g->outputs = {b.g->scan(Op::Cumsum, x, 2, false)};
+  Schedule s = fuse(decompose(*b.g));
+  std::string text = lower_to_text(s, {"x"});
+  EXPECT_NE(text.find("tl.cumsum("), std::string::npos) << text;
+  EXPECT_NE(text.find("axis=0"), std::string::npos) << text;
+  EXPECT_NE(text.find("r * 5"), std::string::npos) << text;
+}
+
 TEST(Decompose, NonAdjacentReductionSplits) {
   Built b;
   const Node* x = b.in("x", {4, 5, 6});
