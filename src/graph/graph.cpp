@@ -211,6 +211,41 @@ const Node* Graph::expand(const Node* x, Shape shape, SourceLoc loc) {
   return make(Op::Expand, x->dtype, std::move(shape), {x}, {}, loc);
 }
 
+const Node* Graph::flip(const Node* x, std::vector<int64_t> dims, SourceLoc loc) {
+  std::sort(dims.begin(), dims.end());
+  std::vector<int64_t> kept;
+  for (auto d : dims) {
+    TZ_ASSERT(d >= 0 && d < x->rank(), "flip dim out of range");
+    if (x->shape[d] > 1 && (kept.empty() || kept.back() != d)) kept.push_back(d);
+  }
+  if (kept.empty()) return x;
+  if (x->op == Op::Flip && x->attr.ints == kept) return x->src[0];  // flip(flip(x)) => x
+  Attr a;
+  a.ints = std::move(kept);
+  return make(Op::Flip, x->dtype, x->shape, {x}, a, loc);
+}
+
+const Node* Graph::slice(const Node* x, int64_t dim, int64_t start, int64_t length, int64_t step, SourceLoc loc) {
+  TZ_ASSERT(dim >= 0 && dim < x->rank() && step > 0 && start >= 0 && length >= 0, "slice arguments");
+  TZ_ASSERT(length == 0 || start + (length - 1) * step < x->shape[dim], "slice past the end");
+  if (start == 0 && length == x->shape[dim] && (step == 1 || length <= 1)) return x;
+  Shape out = x->shape;
+  out[dim] = length;
+  Attr a;
+  a.ints = {dim, start, length <= 1 ? 1 : step};
+  return make(Op::Slice, x->dtype, std::move(out), {x}, a, loc);
+}
+
+const Node* Graph::pad(const Node* x, int64_t dim, int64_t before, int64_t after, SourceLoc loc) {
+  TZ_ASSERT(dim >= 0 && dim < x->rank() && before >= 0 && after >= 0, "pad arguments");
+  if (before == 0 && after == 0) return x;
+  Shape out = x->shape;
+  out[dim] += before + after;
+  Attr a;
+  a.ints = {dim, before};
+  return make(Op::Pad, x->dtype, std::move(out), {x}, a, loc);
+}
+
 const Node* Graph::matmul(const Node* a, const Node* b, SourceLoc loc) {
   TZ_ASSERT(a->rank() >= 2 && b->rank() >= 2, "matmul operands need rank >= 2");
   TZ_ASSERT(a->shape.back() == b->shape[b->rank() - 2], "matmul inner dimensions differ");

@@ -48,6 +48,9 @@ class Graph {
   const Node* reshape(const Node* x, Shape shape, SourceLoc loc = {});
   const Node* permute(const Node* x, std::vector<int64_t> perm, SourceLoc loc = {});
   const Node* expand(const Node* x, Shape shape, SourceLoc loc = {});
+  const Node* flip(const Node* x, std::vector<int64_t> dims, SourceLoc loc = {});
+  const Node* slice(const Node* x, int64_t dim, int64_t start, int64_t length, int64_t step, SourceLoc loc = {});
+  const Node* pad(const Node* x, int64_t dim, int64_t before, int64_t after, SourceLoc loc = {});
   const Node* matmul(const Node* a, const Node* b, SourceLoc loc = {});  // rank >= 2 both
   // Convolution (see ops.def for `attr`); `out` is the output shape the caller computed. x and w share a dtype.
   const Node* conv(const Node* x, const Node* w, Shape out, Attr attr, SourceLoc loc = {});

@@ -16,6 +16,10 @@ bool reshape_strides(const Shape& shape, const std::vector<int64_t>& strides, co
   // run of new dims (the algorithm of ATen's computeStride).
   out.assign(new_shape.size(), 0);
   if (numel(shape) == 0) return true;
+  if (shape.empty()) {  // a 0-d tensor viewed with unit dims ([] -> [1, 1])
+    out = contiguous_strides(new_shape);
+    return true;
+  }
   int64_t view_d = static_cast<int64_t>(new_shape.size()) - 1;
   int64_t chunk_base_stride = strides.empty() ? 1 : strides.back();
   int64_t tensor_numel = 1, view_numel = 1;
@@ -39,14 +43,44 @@ bool reshape_strides(const Shape& shape, const std::vector<int64_t>& strides, co
 }
 
 bool view_strides(const Node* n, std::vector<int64_t>& strides) {
+  int64_t offset = 0;
+  return view_layout(n, strides, offset);
+}
+
+std::optional<PadRange> view_pad(const Node* n) {
+  if (n->op != Op::Pad) return std::nullopt;
+  int dim = static_cast<int>(n->attr.ints[0]);
+  int64_t before = n->attr.ints[1];
+  return PadRange{dim, before, before + n->src[0]->shape[dim]};
+}
+
+bool view_layout(const Node* n, std::vector<int64_t>& strides, int64_t& offset) {
   if (op_kind(n->op) != OpKind::View) {
     strides = contiguous_strides(n->shape);
+    offset = 0;
     return true;
   }
   std::vector<int64_t> src;
-  if (!view_strides(n->src[0], src)) return false;
+  if (!view_layout(n->src[0], src, offset)) return false;
+  if (n->src[0]->op == Op::Pad) return false;  // a pad is only ever at the top of a chain
   const Shape& in = n->src[0]->shape;
   switch (n->op) {
+    case Op::Flip:
+      strides = src;
+      for (auto d : n->attr.ints) {
+        offset += (in[d] - 1) * src[d];
+        strides[d] = -src[d];
+      }
+      return true;
+    case Op::Slice:
+      strides = src;
+      offset += n->attr.ints[1] * src[n->attr.ints[0]];
+      strides[n->attr.ints[0]] = src[n->attr.ints[0]] * n->attr.ints[2];
+      return true;
+    case Op::Pad:
+      strides = src;
+      offset -= n->attr.ints[1] * src[n->attr.ints[0]];
+      return true;
     case Op::Permute:
       strides.clear();
       for (auto p : n->attr.ints) strides.push_back(src[p]);
@@ -62,6 +96,10 @@ bool view_strides(const Node* n, std::vector<int64_t>& strides) {
   }
 }
 
+namespace {
+bool is_prefix(const Node* slice) { return slice->attr.ints[1] == 0 && slice->attr.ints[2] == 1; }
+}  // namespace
+
 bool view_source_map(const Node* view, const std::vector<int>& map, std::vector<int>& src_map) {
   const Shape& in = view->src[0]->shape;
   src_map.assign(in.size(), -1);
@@ -72,6 +110,12 @@ bool view_source_map(const Node* view, const std::vector<int>& map, std::vector<
     case Op::Expand:
       for (size_t j = 0; j < in.size(); ++j) src_map[j] = (in[j] == 1 && view->shape[j] != 1) ? -1 : map[j];
       return true;
+    case Op::Slice:  // a prefix of its source (x[:, :-1]) keeps every index
+      if (is_prefix(view)) {
+        src_map = map;
+        return true;
+      }
+      return false;
     case Op::Reshape: {
       // Only reshapes that insert or remove unit dims keep a per-dim correspondence.
       std::vector<size_t> in_dims, out_dims;

@@ -5,6 +5,7 @@
 //  - dim maps: how the dims of a view relate to the dims of its source, for values computed inside a kernel.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "graph/node.h"
@@ -14,8 +15,20 @@ namespace tz {
 // Follows view ops down to the first non-view node.
 const Node* view_root(const Node* n);
 
-// Strides of `n` (a chain of views over view_root(n)) assuming the root is contiguous. False when some
-// reshape in the chain cannot be expressed as a strided view.
+// Strides and element offset of `n` (a chain of views over view_root(n)) assuming the root is contiguous:
+// flips give negative strides, slices and pads an offset. False when some reshape in the chain cannot be
+// expressed as a strided view, or a view sits on top of a pad.
+bool view_layout(const Node* n, std::vector<int64_t>& strides, int64_t& offset);
+
+// A pad view's reads are zero outside its source: the dim and the half-open range of valid indices.
+struct PadRange {
+  int dim;
+  int64_t lo, hi;
+};
+// The pad at the top of a view chain, if any (a pad is never under another view, pad included).
+std::optional<PadRange> view_pad(const Node* n);
+
+// Strides of `n`, as view_layout without the offset.
 bool view_strides(const Node* n, std::vector<int64_t>& strides);
 
 // Strides for viewing (shape, strides) as new_shape without a copy, PyTorch's rule. False when impossible.
@@ -24,7 +37,8 @@ bool reshape_strides(const Shape& shape, const std::vector<int64_t>& strides, co
 
 // A dim map says, for each dim of a value, which dim of the kernel's iteration space indexes it (-1: the
 // value is broadcast along it / has size 1). Given the map of a view, computes the map of its source; false
-// when the view mixes dims (a reshape that merges or splits non-unit dims).
+// when the view mixes dims (a reshape that merges or splits non-unit dims) or moves indices (a flip, a pad,
+// a slice that does not start at 0 with step 1).
 bool view_source_map(const Node* view, const std::vector<int>& map, std::vector<int>& src_map);
 
 // The map of a broadcasting operand `operand` of a pointwise node shaped `out` whose map is `map`.

@@ -151,7 +151,8 @@ std::string view_expression(const Node* n, const std::map<const Node*, std::stri
   switch (n->op) {
     case Op::Permute: return base + ".permute(" + list(n->attr.ints) + ")";
     case Op::Expand: return base + ".expand(" + list(n->shape) + ")";
-    default: return base + ".view(" + (n->shape.empty() ? "()" : list(n->shape)) + ")";
+    case Op::Reshape: return base + ".view(" + (n->shape.empty() ? "()" : list(n->shape)) + ")";
+    default: internal_error("a returned view that moves indices was not copied (fuse)", __FILE__, __LINE__);
   }
 }
 

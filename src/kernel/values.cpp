@@ -15,7 +15,7 @@ std::string KernelBuffers::pointer(const Node* root) {
     if (node == root) return name;
   }
   auto it = python_name.find(root);
-  TZ_ASSERT(it != python_name.end(), "kernel reads a tensor the planner did not name");
+  TZ_ASSERT(it != python_name.end(), std::string("kernel reads a tensor the planner did not name: ") + op_name(root->op));
   // A buffer that the kernel both reads and updates is one pointer.
   for (const auto& [node, name] : used) {
     if (python_name.at(node) == it->second) return name;
@@ -35,6 +35,7 @@ std::string KernelBuffers::pointer(const Node* root) {
 ValueEmitter::ValueEmitter(TileBuilder& b, const Schedule& s, const Group& g, KernelBuffers& buffers)
     : b_(b), s_(s), g_(g), buffers_(buffers) {
   rep_.resize(g.space.size());
+  pinned_.assign(g.space.size(), 0);
   for (size_t d = 0; d < rep_.size(); ++d) rep_[d] = g.space[d] == 1 ? -1 : static_cast<int>(d);
   index.assign(g.space.size(), nullptr);
   axis_of.assign(g.space.size(), -1);
@@ -86,6 +87,10 @@ std::vector<int64_t> ValueEmitter::access_strides(const Node* view, const std::v
 
 void ValueEmitter::collect(const Node* n, const std::vector<int>& map) {
   const Node* root = view_root(n);
+  if (auto pad = view_pad(n)) {
+    TZ_ASSERT(map[pad->dim] >= 0, "a padded dim broadcast in its kernel");
+    pinned_[map[pad->dim]] = 1;
+  }
   if (!in_group(root) || op_kind(root->op) == OpKind::Leaf) {
     if (root->op != Op::Const) accesses_.push_back(access_strides(n, map));
     return;
@@ -137,7 +142,7 @@ void ValueEmitter::merge_dims(const std::function<bool(int)>& can_merge) {
       rep_[d] = -1;
       continue;
     }
-    bool merge = run_rep >= 0 && can_merge(d) && (last == d + 1 || [&] {
+    bool merge = run_rep >= 0 && can_merge(d) && !pinned_[d] && !pinned_[last] && (last == d + 1 || [&] {
                    for (int u = d + 1; u < last; ++u) {
                      if (k[u] != 1) return false;
                    }
@@ -205,7 +210,9 @@ const TExpr* ValueEmitter::value(const Node* n, const std::vector<int>& map) {
   if (v->op != TOp::Var && v->op != TOp::Int && v->op != TOp::Float) {
     std::string name;
     const Node* root = view_root(n);
-    if (op_kind(root->op) == OpKind::Leaf || !in_group(root)) {
+    if (root->op == Op::Const) {
+      name = fresh("fill");  // a padded constant: the constant inside its range, zero outside
+    } else if (op_kind(root->op) == OpKind::Leaf || !in_group(root)) {
       name = buffers_.pointer(root);
       name = fresh(name.substr(0, name.size() - 4));  // "x_ptr" -> "x"
     } else {
@@ -220,8 +227,18 @@ const TExpr* ValueEmitter::value(const Node* n, const std::vector<int>& map) {
 
 const TExpr* ValueEmitter::compute(const Node* n, const std::vector<int>& map) {
   const Node* root = view_root(n);
+  // A pad reads zero outside its source's range of indices.
+  const TExpr* inside = nullptr;
+  const TExpr* zero = is_floating(root->dtype) ? b_.f(0.0) : b_.i(0);
+  if (auto pad = view_pad(n)) {
+    int k = map[pad->dim];
+    TZ_ASSERT(k >= 0 && rep_[k] == k && index[k] != nullptr, "a padded dim without its own index");
+    if (pad->lo > 0) inside = b_.op(TOp::Ge, {index[k], b_.i(pad->lo)});
+    if (pad->hi < n->shape[pad->dim]) inside = b_.band(inside, b_.lt(index[k], b_.i(pad->hi)));
+  }
   if (root->op == Op::Const) {
-    return is_floating(root->dtype) ? b_.f(root->attr.f) : b_.i(static_cast<int64_t>(root->attr.f));
+    const TExpr* c = is_floating(root->dtype) ? b_.f(root->attr.f) : b_.i(static_cast<int64_t>(root->attr.f));
+    return inside && root->attr.f != 0.0 ? b_.op(TOp::Where, {inside, c, zero}) : c;
   }
   if (root->op == Op::Iota) {
     // The index of the kernel dim it maps to; collect() recorded it as a unit-stride access, so that dim
@@ -240,9 +257,14 @@ const TExpr* ValueEmitter::compute(const Node* n, const std::vector<int>& map) {
     std::vector<int64_t> strides = access_strides(n, map);
     const TExpr* ptr = b_.var(buffers_.pointer(root));
     const TExpr* off = offset(strides);
+    int64_t base = 0;
+    std::vector<int64_t> ignored;
+    TZ_ASSERT(view_layout(n, ignored, base), "a view that needs a copy reached a kernel");
+    if (base != 0 && off) off = base > 0 ? b_.add(off, b_.i(base)) : b_.op(TOp::Sub, {off, b_.i(-base)});
+    else if (base != 0) off = b_.i(base);
     if (off) ptr = b_.add(ptr, off);
-    const TExpr* mask = mask_for(strides);
-    const TExpr* v = b_.load(ptr, mask, nullptr);
+    const TExpr* mask = b_.band(mask_for(strides), inside);
+    const TExpr* v = b_.load(ptr, mask, inside ? zero : nullptr);
     // Floats compute in float32 whatever the tensor's type at run time (ModelNew may be cast to half).
     if (is_floating(root->dtype)) v = b_.cast(v, DType::Float32);
     return v;

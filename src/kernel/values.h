@@ -37,6 +37,8 @@ class ValueEmitter {
   // Merges adjacent kernel dims; `can_merge(d)` says whether d and d+1 may share one run at all.
   void merge_dims(const std::function<bool(int)>& can_merge);
   const std::vector<int>& rep() const { return rep_; }
+  // Kernel dims that keep their own index (a pad compares it with its range): collect() pins them.
+  const std::vector<char>& pinned() const { return pinned_; }
 
   // Pass 2 (after the kind set index/axis/masks): emits statements computing `n` into `out`.
   const TExpr* value(const Node* n, const std::vector<int>& map);
@@ -78,6 +80,7 @@ class ValueEmitter {
   KernelBuffers& buffers_;
   std::vector<std::vector<int64_t>> accesses_;
   std::vector<int> rep_;
+  std::vector<char> pinned_;
   std::map<std::string, const TExpr*> cache_;
   std::map<std::string, int> names_;
 };

@@ -1,4 +1,5 @@
-// decompose: composite ops -> primitives. Each rule is `before => after`.
+// decompose: composite ops -> primitives, and reverse scans written with flips -> reverse scans.
+// Each rule is `before => after`.
 #include "passes/decompose.h"
 
 #include <algorithm>
@@ -343,6 +344,17 @@ const Node* lower_pool(Graph& g, const Node* old, const Node* x) {
   return rebuild(g, old, {x});
 }
 
+// A reverse scan, as PyTorch code spells it (a scan of the reversed input, reversed back):
+// flip(cumsum(flip(x, {d}), d), {d}) => cumsum(x, d, reverse)   (likewise cumprod)
+const Node* fold_reverse_scan(Graph& g, const Node* old, const Node* x) {
+  const std::vector<int64_t>& dims = old->attr.ints;
+  if (op_kind(x->op) == OpKind::Scan && dims.size() == 1 && dims[0] == x->attr.ints[0] &&
+      x->src[0]->op == Op::Flip && x->src[0]->attr.ints == dims) {
+    return g.scan(x->op, x->src[0]->src[0], dims[0], x->attr.ints[1] == 0, old->loc);
+  }
+  return g.flip(x, dims, old->loc);
+}
+
 }  // namespace
 
 std::unique_ptr<Graph> decompose(const Graph& g) {
@@ -381,6 +393,7 @@ std::unique_ptr<Graph> decompose(const Graph& g) {
         return rebuild(out, old, src);
       }
       case Op::Input: return out.input(static_cast<int>(old->attr.ints[0]));
+      case Op::Flip: return fold_reverse_scan(out, old, src[0]);
       default: return rebuild(out, old, src);
     }
   });

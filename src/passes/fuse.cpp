@@ -484,11 +484,20 @@ class Fuser {
   std::vector<std::vector<const Node*>> users_;  // live users of each node
 };
 
-// Outputs that are inputs, parameters or views of them get a copy, so no result aliases an input. Buffer
-// updates always get one: the copy is the node stored into the buffer, whatever else reads its source.
+// Does the view chain of `n` flip, slice or pad (views that forward() cannot print as a free view)?
+bool moves_indices(const Node* n) {
+  for (; op_kind(n->op) == OpKind::View; n = n->src[0]) {
+    if (n->op == Op::Flip || n->op == Op::Slice || n->op == Op::Pad) return true;
+  }
+  return false;
+}
+
+// Outputs that are inputs, parameters or views of them get a copy, so no result aliases an input; so do
+// flipped, sliced and padded views, which the returned expression could not express. Buffer updates always
+// get one: the copy is the node stored into the buffer, whatever else reads its source.
 void copy_leaf_outputs(Graph& g) {
   for (auto& o : g.outputs) {
-    if (op_kind(view_root(o)->op) == OpKind::Leaf) o = g.unary(Op::Copy, o, o->loc);
+    if (op_kind(view_root(o)->op) == OpKind::Leaf || moves_indices(o)) o = g.unary(Op::Copy, o, o->loc);
   }
   for (auto& u : g.updates) u.value = g.unary(Op::Copy, u.value, u.value->loc);
 }

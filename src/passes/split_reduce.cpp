@@ -29,7 +29,10 @@ const Node* reshaped(Graph& g, const Node* n, const Shape& to) {
   if (n->op == Op::Const) return n;
   if (is_pointwise(n->op)) {
     bool same = true;
-    for (auto* s : n->src) same = same && (s->shape == n->shape || (s->op == Op::Const && s->shape.empty()));
+    // (a pad stays at the top of its view chain: a pointwise op over a pad is reshaped as a whole)
+    for (auto* s : n->src) {
+      same = same && s->op != Op::Pad && (s->shape == n->shape || (s->op == Op::Const && s->shape.empty()));
+    }
     if (same) {
       std::vector<const Node*> src;
       for (auto* s : n->src) src.push_back(reshaped(g, s, to));

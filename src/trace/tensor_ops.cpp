@@ -796,8 +796,8 @@ Value t_flatten(Interp& in, const Value& x, int64_t start, int64_t end, SourceLo
 }
 
 Value t_index(Interp& in, const Value& x, const Value& index, SourceLoc loc) {
-  // Basic indexing that moves no data: None adds a dim, ':' keeps one, an integer drops a dim of size 1,
-  // and ... stands for the dims not named.
+  // Basic indexing, which moves no data: None adds a dim, a slice narrows one (x[:, 1:], x[..., :-1],
+  // x[:, ::2]), an integer selects one element of a dim and drops it, and ... stands for the dims not named.
   TensorObj* t = need_tensor(x, "indexing", loc);
   std::vector<Value> items = index.is(Kind::Tuple) ? items_of(index) : std::vector<Value>{index};
   int consumed = 0, ellipses = 0;
@@ -808,45 +808,170 @@ Value t_index(Interp& in, const Value& x, const Value& index, SourceLoc loc) {
       ++ellipses;
     else if (!v.is_none()) {
       fail(loc, "indexing a tensor with a " + type_name(v) +
-                    " is not supported (only None, ':', integers on "
-                    "dims of size 1 and ...)");
+                    " is not supported (only None, slices, integers and ...)");
     }
   }
   if (ellipses > 1) fail(loc, "an index can only have a single ellipsis ('...')");
   if (consumed > t->rank()) {
     fail(loc, "too many indices for a tensor of rank " + std::to_string(t->rank()));
   }
-  Shape out;
+  // First narrow the indexed dims (an integer index to one element), then reshape to the result's dims.
+  Value cur = x;
+  std::vector<char> dropped(static_cast<size_t>(t->rank()), 0);
   int dim = 0;
   for (const Value& v : items) {
-    if (v.is_none()) {
-      out.push_back(1);
-    } else if (v.is(Kind::Ellipsis)) {
-      for (int k = 0; k < t->rank() - consumed; ++k) out.push_back(t->shape[static_cast<size_t>(dim++)]);
+    if (v.is_none()) continue;
+    if (v.is(Kind::Ellipsis)) {
+      dim += t->rank() - consumed;
     } else if (v.is(Kind::Slice)) {
       auto* s = v.as<SliceObj>();
-      int64_t size = t->shape[static_cast<size_t>(dim)];
       int64_t step = s->step.is_none() ? 1 : to_int(s->step, "slice step", loc);
-      int64_t lo = s->lower.is_none() ? 0 : to_int(s->lower, "slice start", loc);
-      int64_t hi = s->upper.is_none() ? size : to_int(s->upper, "slice stop", loc);
-      if (lo < 0) lo = std::max<int64_t>(lo + size, 0);
-      if (hi < 0) hi += size;
-      if (step != 1 || lo != 0 || hi < size) {
-        fail(loc, "slicing a tensor other than with ':' (the whole dim) is not supported yet");
-      }
-      out.push_back(size);
-      ++dim;
+      std::optional<int64_t> lo, hi;
+      if (!s->lower.is_none()) lo = to_int(s->lower, "slice start", loc);
+      if (!s->upper.is_none()) hi = to_int(s->upper, "slice stop", loc);
+      cur = t_slice(in, cur, dim++, lo, hi, step, loc);
     } else {
       int64_t size = t->shape[static_cast<size_t>(dim)];
       int64_t i = v.i < 0 ? v.i + size : v.i;
       if (i < 0 || i >= size)
         fail(loc, "index " + std::to_string(v.i) + " is out of range for a dim of size " + std::to_string(size));
-      if (size != 1) fail(loc, "indexing a tensor with an integer is not supported yet (only on dims of size 1)");
+      cur = t_slice(in, cur, dim, i, i + 1, 1, loc);
+      dropped[static_cast<size_t>(dim++)] = 1;
+    }
+  }
+  const Shape& narrowed = tensor_of(cur)->shape;
+  Shape out;
+  dim = 0;
+  for (const Value& v : items) {
+    if (v.is_none()) {
+      out.push_back(1);
+    } else if (v.is(Kind::Ellipsis)) {
+      for (int k = 0; k < t->rank() - consumed; ++k) out.push_back(narrowed[static_cast<size_t>(dim++)]);
+    } else {
+      if (!dropped[static_cast<size_t>(dim)]) out.push_back(narrowed[static_cast<size_t>(dim)]);
       ++dim;
     }
   }
-  while (dim < t->rank()) out.push_back(t->shape[static_cast<size_t>(dim++)]);
-  return t_reshape(in, x, out, loc);
+  while (dim < t->rank()) out.push_back(narrowed[static_cast<size_t>(dim++)]);
+  return t_reshape(in, cur, out, loc);
+}
+
+Value t_flip(Interp& in, const Value& x, std::vector<int64_t> dims, SourceLoc loc) {
+  TensorObj* t = need_tensor(x, "flip", loc);
+  for (auto& d : dims) d = norm_dim(d, std::max(t->rank(), 1), loc);
+  for (size_t i = 0; i < dims.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      if (dims[i] == dims[j]) fail(loc, "flip: dim " + std::to_string(dims[i]) + " appears multiple times");
+    }
+  }
+  if (t->rank() == 0 || !traced(in, {t}, loc)) return shape_only(in, t->shape, t->dtype);
+  return from_node(in, in.graph->flip(t->node, dims, loc));
+}
+
+Value t_slice(Interp& in, const Value& x, int64_t dim, std::optional<int64_t> start, std::optional<int64_t> stop,
+              int64_t step, SourceLoc loc) {
+  TensorObj* t = need_tensor(x, "slicing", loc);
+  if (t->rank() == 0) fail(loc, "a 0-d tensor cannot be sliced");
+  dim = norm_dim(dim, t->rank(), loc);
+  if (step <= 0) fail(loc, "slice step must be positive, got " + std::to_string(step));
+  int64_t size = t->shape[static_cast<size_t>(dim)];
+  auto clamp_end = [&](std::optional<int64_t> v, int64_t dflt) {
+    if (!v) return dflt;
+    int64_t e = *v < 0 ? *v + size : *v;
+    return std::clamp<int64_t>(e, 0, size);
+  };
+  int64_t lo = clamp_end(start, 0), hi = clamp_end(stop, size);
+  int64_t length = hi > lo ? (hi - lo + step - 1) / step : 0;
+  if (length == 0) fail(loc, "this slice is empty: tensors with no elements are not supported");
+  Shape out = t->shape;
+  out[static_cast<size_t>(dim)] = length;
+  if (!traced(in, {t}, loc)) return shape_only(in, out, t->dtype);
+  return from_node(in, in.graph->slice(t->node, dim, lo, length, step, loc));
+}
+
+Value t_narrow(Interp& in, const Value& x, int64_t dim, int64_t start, int64_t length, SourceLoc loc) {
+  TensorObj* t = need_tensor(x, "narrow", loc);
+  if (t->rank() == 0) fail(loc, "narrow: a 0-d tensor cannot be narrowed");
+  dim = norm_dim(dim, t->rank(), loc);
+  int64_t size = t->shape[static_cast<size_t>(dim)];
+  if (start < 0) start += size;
+  if (start < 0 || start > size) fail(loc, "narrow: start " + std::to_string(start) + " is out of range");
+  if (length < 0 || start + length > size) {
+    fail(loc, "narrow: start (" + std::to_string(start) + ") + length (" + std::to_string(length) +
+                  ") exceeds the dim's size (" + std::to_string(size) + ")");
+  }
+  return t_slice(in, x, dim, start, start + length, 1, loc);
+}
+
+Value t_select(Interp& in, const Value& x, int64_t dim, int64_t index, SourceLoc loc) {
+  TensorObj* t = need_tensor(x, "select", loc);
+  if (t->rank() == 0) fail(loc, "select: a 0-d tensor has no dim to select from");
+  dim = norm_dim(dim, t->rank(), loc);
+  int64_t size = t->shape[static_cast<size_t>(dim)];
+  int64_t i = index < 0 ? index + size : index;
+  if (i < 0 || i >= size) {
+    fail(loc, "select: index " + std::to_string(index) + " is out of range for a dim of size " + std::to_string(size));
+  }
+  Value one = t_slice(in, x, dim, i, i + 1, 1, loc);
+  Shape out = t->shape;
+  out.erase(out.begin() + dim);
+  return t_reshape(in, one, out, loc);
+}
+
+Value t_cat(Interp& in, const std::vector<Value>& parts, int64_t dim, bool stack, const std::string& name,
+            SourceLoc loc) {
+  if (parts.empty()) fail(loc, name + ": expected a non-empty list of tensors");
+  std::vector<Value> ts;
+  for (const Value& v : parts) {
+    TensorObj* t = need_tensor(v, name, loc);
+    if (t->rank() == 0 && !stack) fail(loc, name + ": zero-dimensional tensors cannot be concatenated");
+    ts.push_back(v);
+  }
+  const Shape first = tensor_of(ts[0])->shape;
+  int rank = static_cast<int>(first.size()) + (stack ? 1 : 0);
+  dim = norm_dim(dim, rank, loc);
+  if (stack) {
+    for (auto& v : ts) {
+      if (tensor_of(v)->shape != first) {
+        fail(loc, name + ": tensors " + shape_text(first) + " and " + shape_text(tensor_of(v)->shape) +
+                      " must have the same shape");
+      }
+      v = t_unsqueeze(in, v, dim, loc);
+    }
+  }
+  Shape out = tensor_of(ts[0])->shape;
+  DType dt = tensor_of(ts[0])->dtype;
+  out[static_cast<size_t>(dim)] = 0;
+  for (const Value& v : ts) {
+    const Shape& s = tensor_of(v)->shape;
+    bool ok = s.size() == out.size();
+    for (size_t k = 0; ok && k < s.size(); ++k) ok = static_cast<int64_t>(k) == dim || s[k] == out[k];
+    if (!ok) {
+      fail(loc, name + ": tensors " + shape_text(tensor_of(ts[0])->shape) + " and " + shape_text(s) +
+                    " do not fit together along dim " + std::to_string(dim));
+    }
+    out[static_cast<size_t>(dim)] += s[static_cast<size_t>(dim)];
+    dt = promote(dt, tensor_of(v)->dtype);
+  }
+  check_float64(dt, loc);
+  std::vector<const TensorObj*> objs;
+  for (const Value& v : ts) objs.push_back(tensor_of(v));
+  bool forward = in.phase == Phase::Forward;
+  for (const TensorObj* o : objs) {
+    if (forward && !o->node) traced(in, {o}, loc);  // the located error for a tensor made outside forward()
+  }
+  if (!forward) return shape_only(in, out, dt);
+  // cat([a, b], d) => pad(a, d, 0, |b|) + pad(b, d, |a|, 0): each element reads one part, the others are zero.
+  const Node* sum = nullptr;
+  int64_t before = 0, total = out[static_cast<size_t>(dim)];
+  for (const TensorObj* o : objs) {
+    int64_t len = o->shape[static_cast<size_t>(dim)];
+    const Node* part = in.graph->pad(in.graph->cast(o->node, dt, loc), dim, before, total - before - len, loc);
+    before += len;
+    if (!sum) sum = part;
+    else sum = in.graph->binary(dt == DType::Bool ? Op::LogicalOr : Op::Add, sum, part, loc);
+  }
+  return from_node(in, sum);
 }
 
 Value t_matmul(Interp& in, const Value& a, const Value& b, SourceLoc loc, const char* fname) {

@@ -85,7 +85,18 @@ Value t_expand(Interp& in, const Value& x, std::vector<int64_t> sizes, SourceLoc
 Value t_unsqueeze(Interp& in, const Value& x, int64_t dim, SourceLoc loc);
 Value t_squeeze(Interp& in, const Value& x, std::optional<std::vector<int64_t>> dims, SourceLoc loc);
 Value t_flatten(Interp& in, const Value& x, int64_t start, int64_t end, SourceLoc loc);
-Value t_index(Interp& in, const Value& x, const Value& index, SourceLoc loc);  // x[None, :, 0, ...]
+Value t_index(Interp& in, const Value& x, const Value& index, SourceLoc loc);  // x[None, 1:, 0, ...]
+// Index remaps that move no data (views in the graph): flip, and slices with Python's clamping rules
+// (start/stop nullopt = the ends; step > 0). select drops the dim; narrow checks its range.
+Value t_flip(Interp& in, const Value& x, std::vector<int64_t> dims, SourceLoc loc);
+Value t_slice(Interp& in, const Value& x, int64_t dim, std::optional<int64_t> start, std::optional<int64_t> stop,
+              int64_t step, SourceLoc loc);
+Value t_narrow(Interp& in, const Value& x, int64_t dim, int64_t start, int64_t length, SourceLoc loc);
+Value t_select(Interp& in, const Value& x, int64_t dim, int64_t index, SourceLoc loc);
+// torch.cat (stack = false) and torch.stack in forward: each part padded with zeros to the result's extent
+// along `dim`, the pads added (or'ed for bool); the parts promote to one dtype.
+Value t_cat(Interp& in, const std::vector<Value>& parts, int64_t dim, bool stack, const std::string& name,
+            SourceLoc loc);
 
 Value t_matmul(Interp& in, const Value& a, const Value& b, SourceLoc loc, const char* fname = "matmul");
 // torch.einsum of one or two operands (no ellipsis, no repeated subscript in one operand).

@@ -19,7 +19,7 @@ using Fn = BuiltinFn;
 bool is_view_op(const std::string& name) {
   static const char* const kViews[] = {"view",      "reshape", "permute",    "transpose", "swapaxes",   "swapdims",
                                        "t",         "expand",  "expand_as",  "view_as",   "reshape_as", "squeeze",
-                                       "unsqueeze", "flatten", "contiguous", "detach"};
+                                       "unsqueeze", "flatten", "contiguous", "detach",    "narrow",     "select"};
   for (const char* v : kViews) {
     if (name == v) return true;
   }
@@ -353,7 +353,7 @@ Value randperm_fn(Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
                "torch.randperm", a, loc);
 }
 
-// Deterministic tensors that forward() cannot build yet (no iota or concatenation op): shape-only, and
+// Deterministic tensors that forward() cannot build yet (no iota op): shape-only, and
 // replayed in __init__.
 void no_forward(Interp& in, const std::string& name, SourceLoc loc) {
   if (in.phase == Phase::Forward) fail(loc, name + " in forward() is not supported yet");
@@ -431,9 +431,10 @@ Fn triangle(const std::string& name) {
 
 Fn concat(bool stack, const std::string& name) {
   return [stack, name](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
-    no_forward(in, name, loc);
-    Bound b = bind(in, a, name, {"tensors", "dim="}, loc);
+    Bound b = bind(in, a, name, {"tensors", "dim=", "out="}, loc);
+    if (b.has(2)) fail(loc, name + " with out= is not supported");
     std::vector<Value> ts = in.iterate(b[0], loc);
+    if (in.phase == Phase::Forward) return t_cat(in, ts, b.has(1) ? to_int(b[1], name, loc) : 0, stack, name, loc);
     if (ts.empty()) fail(loc, name + ": expected a non-empty list of tensors");
     TensorObj* first = need_tensor(ts[0], name, loc);
     int rank = first->rank() + (stack ? 1 : 0);
@@ -1029,6 +1030,25 @@ void register_torch(Interp& in) {
     if (b.has(1)) dims = to_int_list(b[1], "squeeze", loc);
     return t_squeeze(in, b[0], dims, loc);
   });
+  def_fn(in, "torch.flip", [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+    Bound b = bind(in, a, "torch.flip", {"input", "dims"}, loc);
+    return t_flip(in, b[0], to_int_list(b[1], "torch.flip dims", loc), loc);
+  });
+  in.tensor_methods["flip"] = [](Interp& in, const Value& self, CallArgs& a, SourceLoc loc) {
+    if (a.kw.size() == 1 && a.kw[0].first == "dims" && a.pos.empty()) {
+      return t_flip(in, self, to_int_list(a.kw[0].second, "Tensor.flip dims", loc), loc);
+    }
+    return t_flip(in, self, varargs_ints(a, "Tensor.flip", loc), loc);
+  };
+  def_both(in, "narrow", [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+    Bound b = bind(in, a, "narrow", {"input", "dim", "start", "length"}, loc);
+    return t_narrow(in, b[0], to_int(b[1], "narrow dim", loc), to_int(b[2], "narrow start", loc),
+                    to_int(b[3], "narrow length", loc), loc);
+  });
+  def_both(in, "select", [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+    Bound b = bind(in, a, "select", {"input", "dim", "index"}, loc);
+    return t_select(in, b[0], to_int(b[1], "select dim", loc), to_int(b[2], "select index", loc), loc);
+  });
   def_both(in, "flatten", [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
     Bound b = bind(in, a, "flatten", {"input", "start_dim=", "end_dim="}, loc);
     int64_t start = b.has(1) ? to_int(b[1], "flatten", loc) : 0;
@@ -1112,6 +1132,7 @@ void register_torch(Interp& in) {
   def_both(in, "triu", triangle("torch.triu"));
   def_fn(in, "torch.cat", concat(false, "torch.cat"));
   def_fn(in, "torch.concat", concat(false, "torch.concat"));
+  def_fn(in, "torch.concatenate", concat(false, "torch.concatenate"));
   def_fn(in, "torch.stack", concat(true, "torch.stack"));
   // random draws in place of a tensor's values, written as Tensor methods (x.normal_() is generic in-place)
   in.tensor_methods["new_zeros"] = [](Interp& in, const Value& self, CallArgs& a, SourceLoc loc) {

@@ -1,0 +1,28 @@
+import torch
+import torch.nn as nn
+
+# dtype: fp16
+
+
+class Model(nn.Module):
+    """Reverse cumsum (a suffix sum) of positive fp16 values along the last dim, via torch.flip."""
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        return torch.flip(torch.flip(x, [-1]).cumsum(-1), [-1])
+
+
+batch_size = 65536
+dim = 2047
+
+# cpu-shrink: --set batch_size=23 --set dim=517
+
+
+def get_inputs():
+    return [torch.rand(batch_size, dim, dtype=torch.float16)]
+
+
+def get_init_inputs():
+    return []
