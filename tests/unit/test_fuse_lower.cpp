@@ -5,6 +5,7 @@
 
 #include "emit/triton_printer.h"
 #include "graph/graph.h"
+#include "graph/view.h"
 #include "kernel/lower.h"
 #include "passes/decompose.h"
 #include "passes/fuse.h"
@@ -256,6 +257,50 @@ TEST(Lower, ColumnScanKeepsItsAxisUnmerged) {
   EXPECT_NE(text.find("tl.cumsum("), std::string::npos) << text;
   EXPECT_NE(text.find("axis=0"), std::string::npos) << text;
   EXPECT_NE(text.find("r * 5"), std::string::npos) << text;
+}
+
+TEST(View, FlipSliceAndPadLayouts) {
+  Built b;
+  const Node* x = b.in("x", {4, 6});
+  std::vector<int64_t> st;
+  int64_t off = 0;
+  ASSERT_TRUE(view_layout(b.g->flip(x, {1}), st, off));
+  EXPECT_EQ(st, (std::vector<int64_t>{6, -1}));
+  EXPECT_EQ(off, 5);
+  ASSERT_TRUE(view_layout(b.g->slice(b.g->flip(x, {0}), 1, 2, 2, 2), st, off));  // flip(x, 0)[:, 2:5:2]
+  EXPECT_EQ(st, (std::vector<int64_t>{-6, 2}));
+  EXPECT_EQ(off, 18 + 2);
+  const Node* p = b.g->pad(x, 0, 3, 1);
+  ASSERT_TRUE(view_layout(p, st, off));
+  EXPECT_EQ(off, -18);
+  EXPECT_EQ(view_pad(p)->lo, 3);
+  EXPECT_EQ(view_pad(p)->hi, 7);
+  EXPECT_FALSE(view_layout(b.g->permute(p, {1, 0}), st, off));  // a pad stays at the top of a chain
+  // A 0-d constant viewed with unit dims is a strided view.
+  EXPECT_TRUE(view_strides(b.g->reshape(b.g->constant(1.0, DType::Float32), {1, 1}), st));
+}
+
+TEST(Decompose, ReverseScanFromFlips) {
+  Built b;
+  const Node* x = b.in("x", {5, 9});
+  const Node* c = b.g->scan(Op::Cumsum, b.g->flip(x, {1}), 1, false);
+  b.g->outputs = {b.g->flip(c, {1})};
+  std::string dump = dump_graph(*decompose(*b.g));
+  EXPECT_NE(dump.find("cumsum %0 {1,1}"), std::string::npos) << dump;
+  EXPECT_EQ(dump.find("flip"), std::string::npos) << dump;
+}
+
+TEST(Lower, CatReadsEachPartWithItsRange) {
+  Built b;
+  const Node* x = b.in("x", {5, 7});
+  const Node* y = b.in("y", {5, 3});
+  b.g->outputs = {b.g->binary(Op::Add, b.g->pad(x, 1, 0, 3), b.g->pad(y, 1, 7, 0))};
+  Schedule s = fuse(decompose(*b.g));
+  ASSERT_EQ(s.groups.size(), 1u);
+  std::string text = lower_to_text(s, {"x", "y"});
+  EXPECT_NE(text.find("< 7), other=0.0)"), std::string::npos) << text;
+  EXPECT_NE(text.find(">= 7), other=0.0)"), std::string::npos) << text;
+  EXPECT_NE(text.find("y_ptr + (i0 * 3 + i1 - 7)"), std::string::npos) << text;
 }
 
 TEST(Decompose, NonAdjacentReductionSplits) {
