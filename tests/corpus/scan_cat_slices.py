@@ -3,7 +3,7 @@ import torch.nn as nn
 
 
 class Model(nn.Module):
-    """torch.cat of three parts along the last dim: a ones_like column, a narrow()ed slice and a flipped slice, then a cumprod-free sum."""
+    """torch.cat of three parts along the last dim: a ones_like column, a narrow()ed slice and a flipped slice, then cumsum."""
 
     def __init__(self):
         super().__init__()
