@@ -38,6 +38,15 @@ std::vector<int> group_map(const Group& g, const Node* n) {
   return map;
 }
 
+std::vector<int64_t> operand_strides(const Node* operand, size_t rank) {
+  std::vector<int64_t> st;
+  TZ_ASSERT(view_strides(operand, st), "kernel operand is not a strided view");
+  std::vector<int64_t> aligned(rank, 0);
+  size_t offset = rank - st.size();
+  for (size_t j = 0; j < st.size(); ++j) aligned[j + offset] = operand->shape[j] == 1 ? 0 : st[j];
+  return aligned;
+}
+
 const TExpr* KernelJob::constexpr_param(const std::string& name, int64_t value) {
   kernel.params.push_back({name, ParamKind::Constexpr});
   launch.args.push_back({name, std::to_string(value)});

@@ -14,16 +14,6 @@ namespace tz {
 
 namespace {
 
-// Per-dim strides of a strided view, aligned right to `rank` dims (size-1 and missing dims read with 0).
-std::vector<int64_t> aligned_strides(const Node* operand, size_t rank) {
-  std::vector<int64_t> st;
-  TZ_ASSERT(view_strides(operand, st), "attention operand is not a strided view");
-  std::vector<int64_t> aligned(rank, 0);
-  size_t offset = rank - st.size();
-  for (size_t j = 0; j < st.size(); ++j) aligned[j + offset] = operand->shape[j] == 1 ? 0 : st[j];
-  return aligned;
-}
-
 struct Tiles {
   int64_t block_m, block_n, num_warps, num_stages;
 };
@@ -92,8 +82,8 @@ void lower_attention(KernelJob& job) {
   // Causal: the last query blocks see the most keys; they start first so that the tail is short.
   const TExpr* pid_m =
       assign("pid_m", causal ? b.op(TOp::Sub, {b.i(m_blocks - 1), b.program_id(0)}) : b.program_id(0));
-  std::vector<int64_t> sq = aligned_strides(q, rank), sk = aligned_strides(kt, rank), sv = aligned_strides(v, rank);
-  std::vector<int64_t> sm = mask_in_memory ? aligned_strides(mask, rank) : std::vector<int64_t>(rank, 0);
+  std::vector<int64_t> sq = operand_strides(q, rank), sk = operand_strides(kt, rank), sv = operand_strides(v, rank);
+  std::vector<int64_t> sm = mask_in_memory ? operand_strides(mask, rank) : std::vector<int64_t>(rank, 0);
   const TExpr* q_base = b.var(q_ptr);
   const TExpr* k_base = b.var(k_ptr);
   const TExpr* v_base = b.var(v_ptr);

@@ -15,15 +15,6 @@ namespace tz {
 
 namespace {
 
-std::vector<int64_t> strides_of(const Node* operand) {
-  std::vector<int64_t> st;
-  TZ_ASSERT(view_strides(operand, st), "conv operand is not a strided view");
-  for (size_t d = 0; d < st.size(); ++d) {
-    if (operand->shape[d] == 1) st[d] = 0;
-  }
-  return st;
-}
-
 TStmt loop(const std::string& var, const TExpr* start, const TExpr* stop, const TExpr* step) {
   TStmt s{TStmtKind::For};
   s.var = var;
@@ -88,7 +79,7 @@ void lower_conv(KernelJob& job) {
   ve.out = &body;
   std::string x_ptr = job.buffers.pointer(view_root(x));
   std::string w_ptr = job.buffers.pointer(view_root(w));
-  std::vector<int64_t> sx = strides_of(x), sw = strides_of(w);
+  std::vector<int64_t> sx = operand_strides(x, x->shape.size()), sw = operand_strides(w, w->shape.size());
   // Weight strides of the input channel and the output channel (the layouts differ when transposed).
   const int64_t sw_ci = transposed ? sw[0] : sw[1], sw_co = transposed ? sw[1] : sw[0];
 

@@ -31,6 +31,9 @@ void lower_attention(KernelJob& job);
 void lower_scan(KernelJob& job);
 
 int64_t next_pow2(int64_t v);
+// Per-dim strides of an operand (a strided view of a tensor in memory), aligned right to `rank` dims; size-1 and
+// missing dims read with stride 0.
+std::vector<int64_t> operand_strides(const Node* operand, size_t rank);
 // The dim map of `n` in its group (identity on the space; kept dims for reduced values).
 std::vector<int> group_map(const Group& g, const Node* n);
 

@@ -12,15 +12,6 @@ namespace tz {
 
 namespace {
 
-// Per-dim strides of an operand (a view of a tensor in memory), aligned to the output's batch dims.
-std::vector<int64_t> operand_strides(const Node* operand, size_t out_rank) {
-  std::vector<int64_t> st;
-  TZ_ASSERT(view_strides(operand, st), "matmul operand is not a strided view");
-  std::vector<int64_t> aligned(out_rank, 0);
-  size_t offset = out_rank - st.size();
-  for (size_t j = 0; j < st.size(); ++j) aligned[j + offset] = operand->shape[j] == 1 ? 0 : st[j];
-  return aligned;
-}
 
 }  // namespace
 

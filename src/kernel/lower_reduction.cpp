@@ -81,16 +81,9 @@ void lower_reduction(KernelJob& job) {
     else if (p.reduced.empty()) p.outer.push_back(d);
     else p.inner.push_back(d);
   }
-  auto run_size = [&](int rep) {
-    int64_t s = 1;
-    for (int u = 0; u <= rep; ++u) {
-      if (ve.rep()[u] == rep) s *= g.space[u];
-    }
-    return s;
-  };
-  for (int d : p.outer) p.m *= run_size(d);
-  for (int d : p.reduced) p.r *= run_size(d);
-  for (int d : p.inner) p.i *= run_size(d);
+  for (int d : p.outer) p.m *= ve.run_size(d);
+  for (int d : p.reduced) p.r *= ve.run_size(d);
+  for (int d : p.inner) p.i *= ve.run_size(d);
   p.rows = p.inner.empty();
   if (p.rows) {
     p.persistent = next_pow2(p.r) <= kMaxTile;
@@ -124,25 +117,6 @@ void lower_reduction(KernelJob& job) {
   std::string red_index = p.rows ? "None, :" : ":, None";
   ve.axis_mask.assign(2, nullptr);
 
-  // Splits a flat index over several representative dims: d -> (flat // inner) % size.
-  auto split = [&](const TExpr* flat, const std::vector<int>& dims, int axis, const std::string& stem) {
-    int64_t inner = 1;
-    for (int k = static_cast<int>(dims.size()) - 1; k >= 0; --k) {
-      int d = dims[k];
-      const TExpr* idx = flat;
-      if (inner != 1) idx = b.op(TOp::FloorDiv, {idx, b.i(inner)});
-      if (k != 0) idx = b.op(TOp::Mod, {idx, b.i(run_size(d))});
-      if (idx != flat) {
-        std::string name = ve.fresh(stem + std::to_string(d));
-        ve.out->push_back(TileBuilder::assign(name, idx));
-        idx = b.var(name);
-      }
-      ve.index[d] = idx;
-      ve.axis_of[d] = axis;
-      inner *= run_size(d);
-    }
-  };
-
   if (p.rows) {
     const TExpr* M = job.constexpr_param("M", p.m);
     const TExpr* block_m = job.constexpr_param("BLOCK_M", p.block_m);
@@ -154,7 +128,7 @@ void lower_reduction(KernelJob& job) {
       body.push_back(TileBuilder::assign("row_mask", b.lt(rows, M)));
       ve.axis_mask[0] = b.var("row_mask");
     }
-    split(rows, p.outer, 0, "i");
+    ve.split_index(rows, p.outer, 0, "i");
     job.launch.grid = {row_loop ? std::string("programs") : std::to_string((p.m + p.block_m - 1) / p.block_m)};
   } else {
     const TExpr* I = job.constexpr_param("I", p.i);
@@ -174,8 +148,8 @@ void lower_reduction(KernelJob& job) {
       body.push_back(TileBuilder::assign("col_mask", b.lt(cols, I)));
       ve.axis_mask[1] = b.var("col_mask");
     }
-    split(outer, p.outer, -1, "o");
-    split(cols, p.inner, 1, "i");
+    ve.split_index(outer, p.outer, -1, "o");
+    ve.split_index(cols, p.inner, 1, "i");
     job.launch.grid = {std::to_string(p.m * i_blocks)};
   }
 
@@ -194,7 +168,7 @@ void lower_reduction(KernelJob& job) {
       out.push_back(TileBuilder::assign(mask, b.lt(r_var, R)));
       ve.axis_mask[red_axis] = b.var(mask);
     }
-    split(r_var, p.reduced, red_axis, "r");
+    ve.split_index(r_var, p.reduced, red_axis, "r");
     ve.out = saved;
   };
   auto full_mask = [&]() { return b.band(ve.axis_mask[0], ve.axis_mask[1]); };

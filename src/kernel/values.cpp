@@ -411,4 +411,30 @@ void ValueEmitter::store(const Node* n, const std::vector<int>& map, const TExpr
   out->push_back(TileBuilder::store(ptr, v, mask_for(per_dim)));
 }
 
+int64_t ValueEmitter::run_size(int rep) const {
+  int64_t s = 1;
+  for (int u = 0; u <= rep; ++u) {
+    if (rep_[u] == rep) s *= g_.space[u];
+  }
+  return s;
+}
+
+void ValueEmitter::split_index(const TExpr* flat, const std::vector<int>& dims, int axis, const std::string& stem) {
+  int64_t inner = 1;
+  for (int k = static_cast<int>(dims.size()) - 1; k >= 0; --k) {
+    int d = dims[k];
+    const TExpr* idx = flat;
+    if (inner != 1) idx = b_.op(TOp::FloorDiv, {idx, b_.i(inner)});
+    if (k != 0) idx = b_.op(TOp::Mod, {idx, b_.i(run_size(d))});
+    if (idx != flat) {
+      std::string name = fresh(stem + std::to_string(d));
+      out->push_back(TileBuilder::assign(name, idx));
+      idx = b_.var(name);
+    }
+    index[d] = idx;
+    axis_of[d] = axis;
+    inner *= run_size(d);
+  }
+}
+
 }  // namespace tz

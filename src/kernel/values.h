@@ -63,6 +63,11 @@ class ValueEmitter {
   const TExpr* mask_for(const std::vector<int64_t>& strides) const;
   std::string fresh(const std::string& stem);
   static std::string value_name(Op op);
+  // After merge_dims: the size of the run whose representative is kernel dim `rep`.
+  int64_t run_size(int rep) const;
+  // Splits a flat index over representative dims (outer to inner) into `out`: d -> (flat // inner) % size,
+  // setting index[d] and axis_of[d] = axis.
+  void split_index(const TExpr* flat, const std::vector<int>& dims, int axis, const std::string& stem);
 
  private:
   std::vector<int64_t> access_strides(const Node* view, const std::vector<int>& map) const;
