@@ -132,13 +132,13 @@ std::string write_model(const TraceResult& trace, const Graph& graph, const Forw
   for (const auto& k : plan.kernels) num_sms = num_sms || k.needs_num_sms;
   if (num_sms) {
     w.line();
-    w.line("def _persistent_programs(tiles):");
-    w.line("    # A persistent grid: two programs per multiprocessor, each walking tiles (one program under");
+    w.line("def _persistent_programs(tiles, per_sm):");
+    w.line("    # A persistent grid: per_sm programs per multiprocessor, each walking tiles (one program under");
     w.line("    # TRITON_INTERPRET on the CPU).");
     w.line("    if not torch.cuda.is_available():");
     w.line("        return 1");
     w.line("    sms = torch.cuda.get_device_properties(torch.cuda.current_device()).multi_processor_count");
-    w.line("    return min(tiles, 2 * sms)");
+    w.line("    return min(tiles, per_sm * sms)");
     w.line();
   }
   if (!trace.forward_scalars.empty()) {

@@ -20,6 +20,7 @@ namespace {
 
 const int64_t kMaxTile = 16384;  // elements held by one program in the persistent form
 const int64_t kLoopChunk = 8192;  // chunk of a looped row (with 16 warps)
+const int64_t kLoopProgramsPerSm = 2;  // persistent grid of looped rows
 
 TOp reduce_op(Op op) {
   switch (op) {
@@ -106,7 +107,8 @@ void lower_reduction(KernelJob& job) {
     tiles.stop = b.i(row_tiles);
     tiles.step = job.constexpr_param("PROGRAMS", 0);
     job.launch.args.back().value = "programs";
-    job.launch.setup.push_back("programs = _persistent_programs(" + std::to_string(row_tiles) + ")");
+    job.launch.setup.push_back("programs = _persistent_programs(" + std::to_string(row_tiles) + ", " +
+                               std::to_string(kLoopProgramsPerSm) + ")");
     job.kernel.needs_num_sms = true;
   }
   auto& body = row_loop ? tiles.body : job.kernel.body;
