@@ -67,6 +67,7 @@ SCHEMA = {
                     "first_call_seconds": _NUM, "per_trial": list},
     "timing": {"trials": int, "warmup": int, "repeats": int, "clock": str, "ours": _STATS, "eager": _STATS,
                "compile": _STATS, "compile_seconds": _OPT_NUM, "ours_wall_median_ms": _OPT_NUM,
+               "eager_wall_median_ms": _OPT_NUM,
                "ours_repeat_medians_ms": list, "speedup_eager": _OPT_NUM, "speedup_compile": _OPT_NUM,
                "unsynchronized": bool, "compile_error": _OPT_STR},
     "floor": {"bytes": int, "bytes_in": int, "bytes_out": int, "flops": int, "bandwidth": _NUM, "peak_flops": _NUM,

@@ -28,11 +28,11 @@ class InitRecorder {
   void bind(const std::vector<const ast::Stmt*>* stmts, size_t base, const SourceFile* file);
 
   void text(std::string line);
-  void create(int module, std::string ctor, Holder holder);  // ctor: "nn.Module()", "nn.Sequential()", ...
+  void create(int module, std::string ctor, Holder holder);  // ctor: "nn.Module()", "nn.ModuleList()", ...
   void set_holder(int module, Holder holder);
   void set_self(int module) {
     self_ = module;
-  }  // the traced module, written `self`  // nn.Sequential(OrderedDict(...)) holds its children by name
+  }  // the traced module, written `self`
   void attach(int parent, std::string key, int child);  // parent.key = child (or append, or [key])
   std::string temp();                                   // a fresh tensor temporary, "_t0", "_t1", ...
 

@@ -1012,7 +1012,8 @@ int Interp::register_module(InstanceObj* inst, bool top) {
     replay.set_self(inst->module_id);
   } else if (phase == Phase::Init) {
     switch (inst->cls->module) {
-      case ModuleKind::Sequential: replay.create(inst->module_id, "nn.Sequential()", Holder::List); break;
+      // a Sequential is rebuilt as a ModuleList: the same parameter names, and nothing callable (no torch compute)
+      case ModuleKind::Sequential:
       case ModuleKind::ModuleList: replay.create(inst->module_id, "nn.ModuleList()", Holder::List); break;
       case ModuleKind::ModuleDict: replay.create(inst->module_id, "nn.ModuleDict()", Holder::Dict); break;
       default: replay.create(inst->module_id, "nn.Module()", Holder::Attr); break;

@@ -1,0 +1,163 @@
+"""Convolution numerics experiment on the GPU (a measurement, run through the device tool; not a test).
+
+Question: why do our fp32 implicit-GEMM convolutions (TF32 tl.dot, as DESIGN.md prescribes while
+torch.backends.cudnn.allow_tf32 is on) miss allclose(1e-4) against cuDNN, and which way of computing passes?
+For each problem, every variant below is compared with the exact result (the same inputs and weights in float64)
+and with the reference (the problem's Model under PyTorch's default flags, i.e. cuDNN with TF32 allowed):
+
+  ref_notf32  cuDNN with allow_tf32 off
+  emul_rn     inputs and weights rounded to TF32 to nearest (ties away), then the conv in float64
+  emul_rz     the same, rounded toward zero (the low 13 mantissa bits dropped)
+  ours        the generated ModelNew as emitted (tl.dot input_precision="tf32")
+  ours_rn     the generated kernel with its tl.dot operands rounded to TF32 to nearest in the kernel first
+  ours_rz     ... rounded toward zero in the kernel first
+  ours_x3     the generated ModelNew with allow_tf32 off (tf32x3)
+  ours_f32    (fp16/bf16 problems) the generated kernel with its tl.dot operands upcast to fp32 first
+
+    python3 tests/gpu/conv_experiment.py GENERATED_DIR PROBLEM... [--json OUT.json]
+
+GENERATED_DIR holds NAME.py converted from tests/corpus/NAME.py.
+"""
+import argparse
+import importlib.util
+import json
+import os
+import re
+import sys
+import tempfile
+
+import torch
+
+DEVICE = os.environ.get("EXPERIMENT_DEVICE", "cuda")
+
+HELPERS = '''
+@triton.jit
+def _op_rn(x):
+    bits = x.to(tl.uint32, bitcast=True)
+    return ((bits + 0x1000) & 0xFFFFE000).to(tl.float32, bitcast=True)
+
+
+@triton.jit
+def _op_rz(x):
+    bits = x.to(tl.uint32, bitcast=True)
+    return (bits & 0xFFFFE000).to(tl.float32, bitcast=True)
+
+
+@triton.jit
+def _op_f32(x):
+    return x.to(tl.float32)
+
+'''
+
+
+def load(path, name):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def patched(source, rounding, tmp, name):
+    """The generated file with every tl.dot's two operands passed through _tf32_<rounding> first."""
+    dot = re.compile(r"tl\.dot\((\w+), (\w+), ")
+    body, count = dot.subn(lambda m: f"tl.dot(_op_{rounding}({m.group(1)}), _op_{rounding}({m.group(2)}), ", source)
+    assert count, "no tl.dot to patch"
+    body = body.replace("\n\n\n@triton.jit", "\n" + HELPERS + "\n@triton.jit", 1)
+    path = os.path.join(tmp, f"{name}_{rounding}.py")
+    with open(path, "w") as f:
+        f.write(body)
+    return load(path, f"{name}_{rounding}")
+
+
+def round_tf32(t, mode):
+    bits = t.float().contiguous().view(torch.int32)
+    if mode == "rn":
+        bits = bits + 0x1000
+    return (bits & -8192).view(torch.float32)
+
+
+def run_model(cls, init, inputs, seed=0):
+    torch.manual_seed(seed)
+    model = cls(*init).to(DEVICE)
+    with torch.no_grad():
+        return model, model(*inputs)
+
+
+def experiment(corpus, gen_dir, name, tmp):
+    ref_mod = load(os.path.join(corpus, name + ".py"), name + "_ref")
+    gen_path = os.path.join(gen_dir, name + ".py")
+    gen_mod = load(gen_path, name + "_gen")
+    source = open(gen_path).read()
+    init = ref_mod.get_init_inputs()
+    torch.manual_seed(1234)
+    inputs = [x.to(DEVICE) if torch.is_tensor(x) else x for x in ref_mod.get_inputs()]
+    torch.backends.cudnn.allow_tf32 = True
+    model, ref = run_model(ref_mod.Model, init, inputs)
+    is_fp32 = ref.dtype == torch.float32
+    # exact: float64 copy of the same weights and inputs
+    model64 = run_model(ref_mod.Model, init, inputs)[0].double()
+    inputs64 = [x.double() if torch.is_tensor(x) and x.is_floating_point() else x for x in inputs]
+    with torch.no_grad():
+        exact = model64(*inputs64)
+    out = {}
+    if is_fp32:
+        torch.backends.cudnn.allow_tf32 = False
+        out["ref_notf32"] = run_model(ref_mod.Model, init, inputs)[1]
+        torch.backends.cudnn.allow_tf32 = True
+        for mode in ("rn", "rz"):
+            m = run_model(ref_mod.Model, init, inputs)[0].double()
+            with torch.no_grad():
+                for p in m.parameters():
+                    if p.dim() > 1:
+                        p.copy_(round_tf32(p, mode).double())
+                rounded = [round_tf32(x, mode).double() if torch.is_tensor(x) and x.is_floating_point() else x
+                           for x in inputs]
+                out["emul_" + mode] = m(*rounded)
+    out["ours"] = run_model(gen_mod.ModelNew, init, inputs)[1]
+    if not is_fp32:
+        out["ours_f32"] = run_model(patched(source, "f32", tmp, name).ModelNew, init, inputs)[1]
+    if is_fp32:
+        for mode in ("rn", "rz"):
+            out["ours_" + mode] = run_model(patched(source, mode, tmp, name).ModelNew, init, inputs)[1]
+        torch.backends.cudnn.allow_tf32 = False
+        out["ours_x3"] = run_model(gen_mod.ModelNew, init, inputs)[1]
+        torch.backends.cudnn.allow_tf32 = True
+    tol = 1e-4 if is_fp32 else 1e-2
+    rows = [("ref", ref)] + list(out.items())
+    result = {}
+    print(f"\n{name} ({ref.dtype}, |exact| max {exact.abs().max().item():.3g})")
+    print(f"  {'variant':12s} {'max|v-exact|':>13s} {'max|v-ref|':>11s} {'mean|v-ref|':>11s} allclose(ref,{tol:g})")
+    for key, value in rows:
+        de = (value.double() - exact).abs().max().item()
+        dr = (value.double() - ref.double()).abs()
+        ok = torch.allclose(value.to(ref.dtype), ref, atol=tol, rtol=tol)
+        print(f"  {key:12s} {de:13.3e} {dr.max().item():11.3e} {dr.mean().item():11.3e} {ok}")
+        result[key] = {"max_vs_exact": de, "max_vs_ref": dr.max().item(), "mean_vs_ref": dr.mean().item(), "ok": ok}
+    return result
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("gen_dir")
+    ap.add_argument("problems", nargs="+")
+    ap.add_argument("--corpus", default="tests/corpus")
+    ap.add_argument("--json")
+    opts = ap.parse_args()
+    print(torch.__version__, DEVICE, torch.cuda.get_device_name() if DEVICE == "cuda" else "", "cudnn", torch.backends.cudnn.version())
+    results = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in opts.problems:
+            try:
+                results[name] = experiment(opts.corpus, opts.gen_dir, name, tmp)
+            except Exception as e:  # a measurement script: report and go on to the next problem
+                print(f"{name}: {type(e).__name__}: {e}")
+                results[name] = {"error": str(e)}
+            torch.cuda.empty_cache() if DEVICE == "cuda" else None
+    if opts.json:
+        with open(opts.json, "w") as f:
+            json.dump(results, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
