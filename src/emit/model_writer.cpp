@@ -76,8 +76,8 @@ void write_launcher(Writer& w, const Kernel& k, const Launch& l, const ForwardPl
   bool conv_precision = false;
   for (const auto& a : l.args) conv_precision = conv_precision || a.value == "conv_precision";
   if (conv_precision) {
-    w.line("conv_precision = \"ieee\" if " + strip_ptr(inputs.front()) +
-           ".dtype != torch.float32 else _fp32_conv_precision()");
+    std::string x = strip_ptr(inputs.front());
+    w.line("conv_precision = \"ieee\" if " + x + ".dtype != torch.float32 else _fp32_conv_precision(" + x + ")");
   }
   for (const auto& line : l.setup) w.line(line);
   std::string grid;
@@ -126,6 +126,21 @@ std::string write_model(const TraceResult& trace, const Graph& graph, const Forw
     w.line("@triton.jit");
     w.line("def _mul_combine(a, b):");
     w.line("    return a * b");
+    w.line();
+  }
+  bool round_tf32 = false;
+  for (const auto& k : plan.kernels) round_tf32 = round_tf32 || k.needs_round_tf32;
+  if (round_tf32) {
+    w.line();
+    w.line("@triton.jit");
+    w.line("def _round_tf32(x, PRECISION: tl.constexpr):");
+    w.line("    # TF32 tensor cores read only an fp32 operand's top 19 bits (the rest is dropped); cuDNN rounds to");
+    w.line("    # nearest (ties away) first, so the same products need the same rounding here. NaN stays NaN.");
+    w.line("    if PRECISION == \"tf32\":");
+    w.line("        bits = x.to(tl.uint32, bitcast=True)");
+    w.line("        rounded = ((bits + 0x1000) & 0xFFFFE000).to(tl.float32, bitcast=True)");
+    w.line("        x = tl.where(x == x, rounded, x)");
+    w.line("    return x");
     w.line();
   }
   bool num_sms = false;
@@ -180,9 +195,10 @@ std::string write_model(const TraceResult& trace, const Graph& graph, const Forw
   }
   if (plan.uses_conv_precision) {
     w.line();
-    w.line("def _fp32_conv_precision():");
-    w.line("    # fp32 convolutions follow cuDNN's switch, as PyTorch's do: TF32 (its default) unless it was turned off.");
-    w.line("    return \"tf32\" if torch.backends.cudnn.allow_tf32 else \"tf32x3\"");
+    w.line("def _fp32_conv_precision(x):");
+    w.line("    # fp32 convolutions follow cuDNN's switch, as PyTorch's do: TF32 (its default) unless it was turned off;");
+    w.line("    # PyTorch's CPU convolutions are full fp32 whatever the switch says.");
+    w.line("    return \"tf32\" if x.is_cuda and torch.backends.cudnn.allow_tf32 else \"tf32x3\"");
     w.line();
   }
   w.line();
