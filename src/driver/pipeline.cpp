@@ -10,6 +10,7 @@
 #include "passes/decompose.h"
 #include "passes/fuse.h"
 #include "passes/fuse_attention.h"
+#include "passes/gemm_align.h"
 #include "passes/sink_reshape.h"
 #include "passes/split_reduce.h"
 #include "trace/trace.h"
@@ -18,8 +19,8 @@ namespace tz {
 
 namespace {
 
-const char* const kPasses[] = {"parse",        "trace",       "fuse_attention", "decompose", "sink_reshape",
-                               "split_reduce", "conv_layout", "fuse",           "lower",     nullptr};
+const char* const kPasses[] = {"parse",       "trace",      "fuse_attention", "decompose", "sink_reshape", "split_reduce",
+                               "conv_layout", "gemm_align", "fuse",           "lower",     nullptr};
 
 std::string base_name(const std::string& path) {
   size_t slash = path.find_last_of('/');
@@ -83,6 +84,9 @@ ConvertResult convert(const SourceFile& file, const ConvertOptions& options) {
     g = conv_layout(*g);
     verify(*g);
     dump("conv_layout", dump_graph(*g));
+    g = gemm_align(*g);
+    verify(*g);
+    dump("gemm_align", dump_graph(*g));
     Schedule schedule = fuse(std::move(g));
     verify(*schedule.graph);
     dump("fuse", dump_schedule(schedule));

@@ -1,20 +1,23 @@
-"""Convolution numerics experiment on the GPU (a measurement, run through the device tool; not a test).
+"""Numerics experiment on the GPU (a measurement, run through the device tool; not a test).
 
-Question: why do our fp32 implicit-GEMM convolutions (TF32 tl.dot, as DESIGN.md prescribes while
-torch.backends.cudnn.allow_tf32 is on) miss allclose(1e-4) against cuDNN, and which way of computing passes?
-For each problem, every variant below is compared with the exact result (the same inputs and weights in float64)
-and with the reference (the problem's Model under PyTorch's default flags, i.e. cuDNN with TF32 allowed):
+For each problem, the reference (its Model under PyTorch's default flags) and our generated ModelNew are compared
+with the exact result (the same inputs and weights in float64), and with each other, together with variants:
 
-  ref_notf32  cuDNN with allow_tf32 off
-  emul_rn     inputs and weights rounded to TF32 to nearest (ties away), then the conv in float64
-  emul_rz     the same, rounded toward zero (the low 13 mantissa bits dropped)
-  ours        the generated ModelNew as emitted (tl.dot input_precision="tf32")
-  ours_rn     the generated kernel with its tl.dot operands rounded to TF32 to nearest in the kernel first
-  ours_rz     ... rounded toward zero in the kernel first
-  ours_x3     the generated ModelNew with allow_tf32 off (tf32x3)
-  ours_f32    (fp16/bf16 problems) the generated kernel with its tl.dot operands upcast to fp32 first
+  fp32 problems
+    ref_notf32  the reference with cuDNN's TF32 off
+    emul_rn     (convolutions) inputs and weights rounded to TF32 to nearest (ties away), then float64
+    emul_rz     (convolutions) the same, rounded toward zero (the low 13 mantissa bits dropped)
+    emul_rne    (convolutions) the same, rounded to nearest with ties to even
+    ours_rne    (convolutions) ModelNew with its _round_tf32 helper rounding ties to even instead of away
+    ours_x3     ModelNew with cuDNN's TF32 off (tf32x3 dots)
+  fp16/bf16 problems with a tl.dot
+    ours_f32    the generated kernel with its tl.dot operands upcast to fp32 first
+    ours_s1/_s2 the generated launchers with num_stages=1 / 2 (software pipelining off / shallower)
+    ours_w4     the generated launchers with num_warps=4
 
-    python3 tests/gpu/conv_experiment.py GENERATED_DIR PROBLEM... [--json OUT.json]
+It answered why fp32 convolutions missed cuDNN (docs/NUMERICS.md) and looks for the bf16 strided conv's error.
+
+    python3 tests/gpu/numerics_experiment.py GENERATED_DIR PROBLEM... [--json OUT.json]
 
 GENERATED_DIR holds NAME.py converted from tests/corpus/NAME.py.
 """
@@ -32,18 +35,6 @@ DEVICE = os.environ.get("EXPERIMENT_DEVICE", "cuda")
 
 HELPERS = '''
 @triton.jit
-def _op_rn(x):
-    bits = x.to(tl.uint32, bitcast=True)
-    return ((bits + 0x1000) & 0xFFFFE000).to(tl.float32, bitcast=True)
-
-
-@triton.jit
-def _op_rz(x):
-    bits = x.to(tl.uint32, bitcast=True)
-    return (bits & 0xFFFFE000).to(tl.float32, bitcast=True)
-
-
-@triton.jit
 def _op_f32(x):
     return x.to(tl.float32)
 
@@ -58,22 +49,35 @@ def load(path, name):
     return module
 
 
-def patched(source, rounding, tmp, name):
-    """The generated file with every tl.dot's two operands passed through _tf32_<rounding> first."""
-    dot = re.compile(r"tl\.dot\((\w+), (\w+), ")
-    body, count = dot.subn(lambda m: f"tl.dot(_op_{rounding}({m.group(1)}), _op_{rounding}({m.group(2)}), ", source)
-    assert count, "no tl.dot to patch"
-    body = body.replace("\n\n\n@triton.jit", "\n" + HELPERS + "\n@triton.jit", 1)
-    path = os.path.join(tmp, f"{name}_{rounding}.py")
+def write_variant(body, tmp, name, tag):
+    path = os.path.join(tmp, f"{name}_{tag}.py")
     with open(path, "w") as f:
         f.write(body)
-    return load(path, f"{name}_{rounding}")
+    return load(path, f"{name}_{tag}")
+
+
+def upcast_dots(source, tmp, name):
+    """The generated file with every tl.dot's two operands upcast to fp32 first."""
+    dot = re.compile(r"tl\.dot\((\w+), (\w+), ")
+    body, count = dot.subn(lambda m: f"tl.dot(_op_f32({m.group(1)}), _op_f32({m.group(2)}), ", source)
+    assert count, "no tl.dot to patch"
+    body = body.replace("\n\n\n@triton.jit", "\n" + HELPERS + "\n@triton.jit", 1)
+    return write_variant(body, tmp, name, "f32")
+
+
+def launch_option(source, tmp, name, option, value):
+    """The generated file with every launcher's `option=` set to value."""
+    body, count = re.subn(option + r"=\d+", f"{option}={value}", source)
+    assert count, f"no {option} to patch"
+    return write_variant(body, tmp, name, f"{option}{value}")
 
 
 def round_tf32(t, mode):
     bits = t.float().contiguous().view(torch.int32)
     if mode == "rn":
         bits = bits + 0x1000
+    elif mode == "rne":
+        bits = bits + 0xFFF + ((bits >> 13) & 1)
     return (bits & -8192).view(torch.float32)
 
 
@@ -101,11 +105,13 @@ def experiment(corpus, gen_dir, name, tmp):
     with torch.no_grad():
         exact = model64(*inputs64)
     out = {}
+    has_dot = "tl.dot(" in source
     if is_fp32:
         torch.backends.cudnn.allow_tf32 = False
         out["ref_notf32"] = run_model(ref_mod.Model, init, inputs)[1]
         torch.backends.cudnn.allow_tf32 = True
-        for mode in ("rn", "rz"):
+    if is_fp32 and name.startswith("conv"):
+        for mode in ("rn", "rz", "rne"):
             m = run_model(ref_mod.Model, init, inputs)[0].double()
             with torch.no_grad():
                 for p in m.parameters():
@@ -115,11 +121,15 @@ def experiment(corpus, gen_dir, name, tmp):
                            for x in inputs]
                 out["emul_" + mode] = m(*rounded)
     out["ours"] = run_model(gen_mod.ModelNew, init, inputs)[1]
-    if not is_fp32:
-        out["ours_f32"] = run_model(patched(source, "f32", tmp, name).ModelNew, init, inputs)[1]
-    if is_fp32:
-        for mode in ("rn", "rz"):
-            out["ours_" + mode] = run_model(patched(source, mode, tmp, name).ModelNew, init, inputs)[1]
+    if not is_fp32 and has_dot:
+        out["ours_f32"] = run_model(upcast_dots(source, tmp, name).ModelNew, init, inputs)[1]
+        for tag, option, value in (("ours_s1", "num_stages", 1), ("ours_s2", "num_stages", 2),
+                                   ("ours_w4", "num_warps", 4)):
+            out[tag] = run_model(launch_option(source, tmp, name, option, value).ModelNew, init, inputs)[1]
+    if is_fp32 and "(bits + 0x1000)" in source:
+        rne = source.replace("(bits + 0x1000)", "(bits + 0xFFF + ((bits >> 13) & 1))")
+        out["ours_rne"] = run_model(write_variant(rne, tmp, name, "rne").ModelNew, init, inputs)[1]
+    if is_fp32 and has_dot:
         torch.backends.cudnn.allow_tf32 = False
         out["ours_x3"] = run_model(gen_mod.ModelNew, init, inputs)[1]
         torch.backends.cudnn.allow_tf32 = True
