@@ -204,7 +204,6 @@ ForwardPlan lower(const Schedule& s, TileArena& arena, const LowerOptions& optio
         break;
       case GroupKind::Conv:
         lower_conv(job);
-        for (const auto& a : job.launch.args) plan.uses_conv_precision |= a.value == "conv_precision";
         break;
       case GroupKind::Attention:
         lower_attention(job);
@@ -212,6 +211,18 @@ ForwardPlan lower(const Schedule& s, TileArena& arena, const LowerOptions& optio
         break;
       case GroupKind::Window: lower_window(job); break;
     }
+    // A TF32 rounding reads the conv precision that the launcher computes (kernel/tile.h, RoundTf32).
+    // A fp32 conv kernel (a round_tf32 fused into its epilogue) already has that PRECISION.
+    if (std::any_of(g.nodes.begin(), g.nodes.end(), [](const Node* n) { return n->op == Op::RoundTf32; })) {
+      bool has = std::any_of(job.kernel.params.begin(), job.kernel.params.end(),
+                             [](const KernelParam& p) { return p.name == "PRECISION"; });
+      if (!has) {
+        job.kernel.params.push_back({"PRECISION", ParamKind::Constexpr});
+        job.launch.args.push_back({"PRECISION", "conv_precision"});
+      }
+      job.kernel.needs_round_tf32 = true;
+    }
+    for (const auto& a : job.launch.args) plan.uses_conv_precision |= a.value == "conv_precision";
     // Parameters: tensors first (inputs in first-use order, then outputs), then compile-time sizes.
     std::vector<KernelParam> params;
     std::vector<LaunchArg> args;

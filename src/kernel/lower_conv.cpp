@@ -282,14 +282,7 @@ void lower_conv(KernelJob& job) {
     const TExpr* xmask = b.band(valid ? b.expand(valid, "None, :") : nullptr, kmask_col);
     assign(cbody, "wt", b.load(wt_ptr, kmask_row, kmask_row ? b.f(0.0) : nullptr));
     assign(cbody, "xt", b.load(xt_ptr, xmask, xmask ? b.f(0.0) : nullptr));
-    const TExpr* wt = b.var("wt");
-    const TExpr* xt = b.var("xt");
-    if (!half) {  // fp32 under TF32: round the operands as cuDNN does (measured: docs/NUMERICS.md)
-      wt = b.op(TOp::RoundTf32, {wt, b.var("PRECISION")});
-      xt = b.op(TOp::RoundTf32, {xt, b.var("PRECISION")});
-      job.kernel.needs_round_tf32 = true;
-    }
-    assign(cbody, "acc", b.op(TOp::Dot, {wt, xt, b.var("acc"), b.var("PRECISION")}));
+    assign(cbody, "acc", b.op(TOp::Dot, {b.var("wt"), b.var("xt"), b.var("acc"), b.var("PRECISION")}));
   } else {
     const TExpr* ci = chunk;
     const TExpr* wv_ptr = ci ? b.add(w_ptrs, scaled(ci, sw_ci)) : w_ptrs;

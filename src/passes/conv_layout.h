@@ -2,6 +2,11 @@
 // [*k, C_in, C_out] (C_out contiguous), made by one small kernel per forward, so that the conv kernel's weight
 // tiles are coalesced loads. After it, every such conv's weight is a view of a copy whose output-channel
 // stride is 1.
+//
+// fp32 convolutions: under TF32 (cuDNN's default) cuDNN rounds both operands to TF32 to nearest, while a TF32
+// tl.dot drops their low mantissa bits (measured: docs/NUMERICS.md). So both operands of an fp32 dot conv are
+// read through a round_tf32 (the weight's copy is one), computed by its own kernel before the conv: rounding
+// inside the conv's K loop kept its operand tiles from going straight to shared memory and made it 4x slower.
 #pragma once
 
 #include <memory>
