@@ -48,6 +48,7 @@ constexpr int kAtomPrec = 16;
 
 std::string float_text(double v) {
   if (std::isinf(v)) return v > 0 ? "float(\"inf\")" : "float(\"-inf\")";
+  if (std::isnan(v)) return "float(\"nan\")";
   std::string s;
   for (int digits = 6; digits <= 17; ++digits) {  // the shortest text that reads back as the same double
     std::ostringstream os;

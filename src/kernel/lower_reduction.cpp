@@ -4,9 +4,10 @@
 // Reduced values keep their tile axis (keep_dims), so they broadcast back over the tile with no reshaping.
 // Rows that fit in one tile are reduced in registers ("persistent"); longer ones loop over chunks, once per
 // stage of reductions (those that do not read each other share a loop) and once more for full-size outputs.
-// Looped rows run on a persistent grid (two programs per multiprocessor, each walking rows): with fewer rows in
-// flight, a row's later passes find it in L2 more often (measured on the H200 with
-// tests/gpu/softmax_experiment.py: 8192 x 50257 log_softmax from 2.04 to 1.47 ms).
+// Looped rows read more than once run on a persistent grid (two programs per multiprocessor, each walking rows):
+// with fewer rows in flight, a row's later passes find it in L2 more often (measured on the H200 with
+// tests/gpu/softmax_experiment.py: 8192 x 50257 log_softmax from 2.04 to 1.47 ms). Rows read once (a sum, an
+// argmax) get one program per row tile.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -85,6 +86,28 @@ void lower_reduction(KernelJob& job) {
   for (int d : p.outer) p.m *= ve.run_size(d);
   for (int d : p.reduced) p.r *= ve.run_size(d);
   for (int d : p.inner) p.i *= ve.run_size(d);
+  // Reduced dims that no load walks contiguously, while a kept dim is walked contiguously (a reduction over
+  // the last dim of a transposed tensor): that kept dim goes across the lanes as the columns of a
+  // [BLOCK_R, BLOCK_I] tile, so every load reads BLOCK_I neighbouring elements instead of one per row.
+  if (p.inner.empty() && !p.reduced.empty() && !p.outer.empty()) {
+    auto unit = [&](int d) {
+      const auto& acc = ve.accesses();
+      const auto& store = ve.access_is_store();  // (shorter when loads were collected after the last store)
+      for (size_t k = 0; k < acc.size(); ++k) {
+        if (!(k < store.size() && store[k]) && std::abs(acc[k][d]) == 1) return true;
+      }
+      return false;
+    };
+    bool reduced_unit = std::any_of(p.reduced.begin(), p.reduced.end(), unit);
+    auto it = std::find_if(p.outer.rbegin(), p.outer.rend(), unit);
+    if (!reduced_unit && it != p.outer.rend()) {
+      int d = *it;
+      p.outer.erase(std::next(it).base());
+      p.inner = {d};
+      p.m /= ve.run_size(d);
+      p.i = ve.run_size(d);
+    }
+  }
   p.rows = p.inner.empty();
   if (p.rows) {
     p.persistent = next_pow2(p.r) <= kMaxTile;
@@ -96,9 +119,28 @@ void lower_reduction(KernelJob& job) {
     p.block_r = p.persistent ? next_pow2(p.r) : std::max<int64_t>(1, 4096 / p.block_i);
   }
 
+  // One pass over each row (no reduction reads another, no full-size output): nothing is read twice, so
+  // the persistent grid buys no L2 hits, and one program per row lets every multiprocessor hold as many
+  // rows in flight as fit (more loads outstanding).
+  bool one_pass = std::none_of(g.outputs.begin(), g.outputs.end(), [&](const Node* o) { return o->shape == g.space; });
+  for (auto* n : g.nodes) {
+    if (op_kind(n->op) != OpKind::Reduce) continue;
+    std::set<const Node*> seen;
+    std::vector<const Node*> stack = {n->src[0]};
+    while (!stack.empty() && one_pass) {
+      const Node* m = stack.back();
+      stack.pop_back();
+      if (!seen.insert(m).second) continue;
+      if (op_kind(m->op) == OpKind::Reduce && std::find(g.nodes.begin(), g.nodes.end(), m) != g.nodes.end()) {
+        one_pass = false;
+      }
+      for (auto* src : m->src) stack.push_back(src);
+    }
+  }
+
   const TExpr* pid = b.program_id(0);
-  // Looped rows: the kernel body runs once per row tile, for tiles pid, pid + PROGRAMS, ...
-  bool row_loop = p.rows && !p.persistent;
+  // Looped rows read more than once: the kernel body runs once per row tile, for tiles pid, pid + PROGRAMS, ...
+  bool row_loop = p.rows && !p.persistent && !one_pass;
   TStmt tiles{TStmtKind::For};
   if (row_loop) {
     int64_t row_tiles = (p.m + p.block_m - 1) / p.block_m;
@@ -204,6 +246,22 @@ void lower_reduction(KernelJob& job) {
     return b.reduce(TOp::Min, b.op(TOp::Where, {hit, idx, R}), red_axis);
   };
 
+  // A max/min that keeps NaN (str "nan", the partials of a split argmax): NaN when a candidate is NaN, else
+  // the extreme value (tl.max alone drops NaN on the GPU).
+  auto nan_extreme = [&](const Node* red, const TExpr* v, std::vector<TStmt>& out) {
+    if (v->op != TOp::Var) {
+      std::string cand = ve.fresh("cand");
+      out.push_back(TileBuilder::assign(cand, v));
+      v = b.var(cand);
+    }
+    std::string any = ve.fresh("any_nan");
+    out.push_back(TileBuilder::assign(
+        any, b.op(TOp::Gt, {b.reduce(TOp::Max, b.cast(b.op(TOp::Ne, {v, v}), DType::Int32), red_axis), b.i(0)})));
+    return b.op(TOp::Where, {b.var(any), b.f(std::numeric_limits<double>::quiet_NaN()),
+                             b.reduce(reduce_op(red->op), v, red_axis)});
+  };
+  auto keeps_nan = [](const Node* red) { return red->attr.str == "nan"; };
+
   std::vector<const Node*> reductions;
   for (auto* n : g.nodes) {
     if (op_kind(n->op) == OpKind::Reduce) reductions.push_back(n);
@@ -214,6 +272,7 @@ void lower_reduction(KernelJob& job) {
     ve.on_reduce = [&](const Node* red) -> const TExpr* {
       const TExpr* v = masked_input(red);
       if (red->op == Op::ArgMax || red->op == Op::ArgMin) return arg_pick(red, v, r_var, body);
+      if (keeps_nan(red)) return nan_extreme(red, v, body);
       if (red->op == Op::Prod) job.kernel.needs_mul_combine = true;
       return b.reduce(reduce_op(red->op), v, red_axis);
     };
@@ -285,6 +344,11 @@ void lower_reduction(KernelJob& job) {
           loop.body.push_back(TileBuilder::assign(better, win));
           loop.body.push_back(TileBuilder::assign(acc_i, b.op(TOp::Where, {b.var(better), r_var, b.var(acc_i)})));
           loop.body.push_back(TileBuilder::assign(acc, b.op(TOp::Where, {b.var(better), v, a})));
+        } else if (keeps_nan(red)) {
+          // A lane's accumulator turns NaN at its first NaN and stays NaN.
+          TOp cmp = red->op == Op::Max ? TOp::Gt : TOp::Lt;
+          loop.body.push_back(TileBuilder::assign(
+              acc, b.op(TOp::Where, {b.op(TOp::Or, {b.op(cmp, {v, a}), b.op(TOp::Ne, {v, v})}), v, a})));
         } else {
           TOp combine = red->op == Op::Sum ? TOp::Add : red->op == Op::Prod ? TOp::Mul
                         : red->op == Op::Max ? TOp::Maximum : TOp::Minimum;
@@ -298,6 +362,8 @@ void lower_reduction(KernelJob& job) {
         std::string name = ve.fresh(ValueEmitter::value_name(red->op));
         if (!acc_is[k].empty()) {
           body.push_back(TileBuilder::assign(name, arg_pick(red, b.var(accs[k]), b.var(acc_is[k]), body)));
+        } else if (keeps_nan(red)) {
+          body.push_back(TileBuilder::assign(name, nan_extreme(red, b.var(accs[k]), body)));
         } else {
           if (red->op == Op::Prod) job.kernel.needs_mul_combine = true;
           body.push_back(TileBuilder::assign(name, b.reduce(reduce_op(red->op), b.var(accs[k]), red_axis)));

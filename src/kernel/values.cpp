@@ -128,6 +128,8 @@ void ValueEmitter::collect_store(const Node* n, const std::vector<int>& map) {
     if (map[j] >= 0 && n->shape[j] != 1) per_dim[map[j]] += strides[j];
   }
   accesses_.push_back(per_dim);
+  is_store_.resize(accesses_.size(), 0);
+  is_store_.back() = 1;
 }
 
 void ValueEmitter::merge_dims(const std::function<bool(int)>& can_merge) {

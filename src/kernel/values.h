@@ -33,6 +33,7 @@ class ValueEmitter {
   void collect(const Node* n, const std::vector<int>& map);
   void collect_store(const Node* n, const std::vector<int>& map);
   const std::vector<std::vector<int64_t>>& accesses() const { return accesses_; }
+  const std::vector<char>& access_is_store() const { return is_store_; }  // per access: made by collect_store
 
   // Merges adjacent kernel dims; `can_merge(d)` says whether d and d+1 may share one run at all.
   void merge_dims(const std::function<bool(int)>& can_merge);
@@ -84,6 +85,7 @@ class ValueEmitter {
   const Group& g_;
   KernelBuffers& buffers_;
   std::vector<std::vector<int64_t>> accesses_;
+  std::vector<char> is_store_;
   std::vector<int> rep_;
   std::vector<char> pinned_;
   std::map<std::string, const TExpr*> cache_;

@@ -9,7 +9,8 @@
 //    itself, or the reduced shape of a reduction kernel) and every in-kernel input is read through a dim map
 //    the kernel can compute, preferring inputs that cannot be recomputed; else it starts a pointwise kernel;
 //  - a pointwise chain over inputs only that ends in reductions joins a reduction kernel over the same
-//    space and axes that reads one of the same inputs (horizontal fusion: one read for sibling sums);
+//    space and axes that reads one of the same inputs (horizontal fusion: one read for sibling sums); so
+//    does a reduction of a value in memory (an input, or another kernel's output) next to one of the same value;
 //  - a small pointwise chain over inputs and parameters only is recomputed by the kernels that read it rather
 //    than written to memory; a kernel left with no outputs is dropped;
 //  - a buffer update (graph.updates) is written by the kernel of its value, which runs after every other
@@ -356,8 +357,9 @@ class Fuser {
         }
       }
     }
-    if (!joined && group_of(view_root(x)) < 0) {
-      // Sibling reductions of one input (x.max() and x.min()) share a kernel and one read of it.
+    if (!joined) {
+      // Sibling reductions of one input in memory (x.max() and x.min(); also a value another kernel
+      // writes, as the partials of a split argmax) share a kernel and one read of it.
       for (auto& grp : s_.groups) {
         if (grp.kind != GroupKind::Reduction || grp.space != x->shape || grp.axes != n->attr.ints) continue;
         for (auto* other : grp.nodes) {

@@ -2,9 +2,21 @@
 //   sum(x[K..., R], trailing axes) => sum(sum(x'[K..., P, R/P], -1), -1)   with x' = reshape(x)
 // and likewise for prod, max and min. The reshape is pushed through pointwise ops down to the inputs, so a
 // fused producer (sum(a * b)) stays fused: sum(a * b) => sum(sum(a' * b', -1), -1).
+//
+// argmax and argmin (argmin alike, with min and <) split into chunks of C = kArgChunk elements, the first
+// P * C of the row viewed as [K..., P, C] and the T = R - P * C left over as a tail:
+//   argmax(x, -1) => where(tail wins, T_idx + P * C, sum(where(iota_P == argmax(v, -1), i + iota_P * C, 0), -1))
+//     i = argmax(x'[K..., P, C], -1)          the first maximum of each chunk (or its first NaN)
+//     v = max(x'[K..., P, C], -1) "nan"       each chunk's maximum, NaN when the chunk holds one
+//     T_idx, T_v = argmax, max "nan" of x[..., P * C:]
+//     tail wins = T_v > max(v, -1) "nan", or T_v is NaN and max(v) is not
+// PyTorch's rules carry over: v is NaN exactly for chunks holding a NaN and chunks are in index order, so the
+// argmax over v picks the chunk holding the first NaN, else the first chunk reaching the maximum, and its
+// first index; the tail, after every chunk, wins only strictly (or with the first NaN when no chunk has one).
 #include "passes/split_reduce.h"
 
 #include <algorithm>
+#include <functional>
 
 #include "graph/view.h"
 
@@ -15,6 +27,9 @@ namespace {
 constexpr int64_t kMinRows = 256;     // fewer kept rows than this leaves most of the GPU idle
 constexpr int64_t kLongRow = 1 << 16;
 constexpr int64_t kMaxParts = 2048;
+// Chunk of a split argmax/argmin: one program each (4096 fp32 = 16 KB), so that a whole-tensor argmax of
+// 16.8M elements runs on ~4100 programs instead of one.
+constexpr int64_t kArgChunk = 4096;
 
 // The number of parts: the largest divisor of r up to kMaxParts that leaves parts of >= 1024 elements.
 int64_t choose_parts(int64_t r) {
@@ -24,8 +39,9 @@ int64_t choose_parts(int64_t r) {
   return 1;
 }
 
-// `n` (shaped `from`) as shaped `to`, the reshape sunk through same-shaped pointwise ops to the leaves.
-const Node* reshaped(Graph& g, const Node* n, const Shape& to) {
+// `n` seen through `view` (a chain of views giving shape `to`), sunk through same-shaped pointwise ops to the
+// leaves.
+const Node* viewed(Graph& g, const Node* n, const Shape& to, const std::function<const Node*(const Node*)>& view) {
   if (n->op == Op::Const) return n;
   if (is_pointwise(n->op)) {
     bool same = true;
@@ -35,11 +51,61 @@ const Node* reshaped(Graph& g, const Node* n, const Shape& to) {
     }
     if (same) {
       std::vector<const Node*> src;
-      for (auto* s : n->src) src.push_back(reshaped(g, s, to));
+      for (auto* s : n->src) src.push_back(viewed(g, s, to, view));
       return g.make(n->op, n->dtype, to, src, n->attr, n->loc);
     }
   }
-  return g.reshape(n, to, n->loc);
+  return view(n);
+}
+
+const Node* reshaped(Graph& g, const Node* n, const Shape& to) {
+  return viewed(g, n, to, [&](const Node* leaf) { return g.reshape(leaf, to, leaf->loc); });
+}
+
+// max (argmax) or min (argmin) over `axis`, NaN when a reduced value is (for floats; see ops.def).
+const Node* extreme(Graph& g, const Node* arg, const Node* x, int64_t axis) {
+  Op op = arg->op == Op::ArgMax ? Op::Max : Op::Min;
+  const Node* r = g.reduce(op, x, {axis}, false, arg->loc);
+  if (!is_floating(x->dtype)) return r;
+  Attr a = r->attr;
+  a.str = "nan";
+  return g.make(op, r->dtype, r->shape, {x}, a, arg->loc);
+}
+
+// The split argmax/argmin of `x` (shaped [K..., R], reduced over its last dim) described at the top.
+const Node* split_arg(Graph& g, const Node* old, const Node* x) {
+  SourceLoc loc = old->loc;
+  int k = x->rank() - 1;
+  int64_t r = x->shape[k], c = kArgChunk, p = r / c, t = r - p * c;
+  Shape kept(x->shape.begin(), x->shape.end() - 1);
+  Shape split = kept, tail = kept;
+  split.push_back(p);
+  split.push_back(c);
+  tail.push_back(t);
+  const Node* xs = viewed(g, x, split, [&](const Node* leaf) {
+    return g.reshape(t ? g.slice(leaf, k, 0, p * c, 1, loc) : leaf, split, loc);
+  });
+  auto i64 = [&](int64_t v) { return g.constant(static_cast<double>(v), DType::Int64); };
+  const Node* chunk_idx = g.reduce(old->op, xs, {k + 1}, false, loc);  // [K..., P]
+  const Node* chunk_val = extreme(g, old, xs, k + 1);
+  const Node* win = g.reduce(old->op, chunk_val, {k}, true, loc);     // [K..., 1]
+  const Node* iota = g.make(Op::Iota, DType::Int64, {p}, {}, {}, loc);
+  const Node* global = g.binary(Op::Add, chunk_idx, g.binary(Op::Mul, iota, i64(c), loc), loc);
+  const Node* idx = g.reduce(Op::Sum, g.where(g.binary(Op::Eq, iota, win, loc), global, i64(0), loc), {k}, false, loc);
+  if (t) {
+    const Node* xt = viewed(g, x, tail, [&](const Node* leaf) { return g.slice(leaf, k, p * c, t, 1, loc); });
+    const Node* tail_idx = g.reduce(old->op, xt, {k}, false, loc);
+    const Node* tail_val = extreme(g, old, xt, k);
+    const Node* best = extreme(g, old, chunk_val, k);
+    const Node* wins = g.binary(old->op == Op::ArgMax ? Op::Gt : Op::Lt, tail_val, best, loc);
+    if (is_floating(x->dtype)) {
+      const Node* tail_nan = g.binary(Op::Ne, tail_val, tail_val, loc);
+      wins = g.binary(Op::LogicalOr, wins,
+                      g.binary(Op::LogicalAnd, tail_nan, g.binary(Op::Eq, best, best, loc), loc), loc);
+    }
+    idx = g.where(wins, g.binary(Op::Add, tail_idx, i64(p * c), loc), idx, loc);
+  }
+  return g.reshape(idx, old->shape, loc);
 }
 
 }  // namespace
@@ -47,7 +113,16 @@ const Node* reshaped(Graph& g, const Node* n, const Shape& to) {
 std::unique_ptr<Graph> split_reduce(const Graph& g) {
   return rewrite_graph(g, [](Graph& out, const Node* old, const std::vector<const Node*>& src) -> const Node* {
     bool splittable = old->op == Op::Sum || old->op == Op::Prod || old->op == Op::Max || old->op == Op::Min;
+    bool arg = old->op == Op::ArgMax || old->op == Op::ArgMin;
     const Node* x = src.empty() ? nullptr : src[0];
+    if (arg && x->dtype != DType::Bool) {
+      int64_t r = x->shape[old->attr.ints[0]];
+      bool trailing = old->attr.ints[0] == x->rank() - 1;
+      if (!trailing || numel(x->shape) / std::max<int64_t>(r, 1) >= kMinRows || r < kLongRow) {
+        return rebuild(out, old, src);
+      }
+      return split_arg(out, old, x);
+    }
     if (!splittable) return rebuild(out, old, src);
     const auto& axes = old->attr.ints;
     int rank = x->rank();

@@ -1,7 +1,8 @@
 // split_reduce: a reduction with few outputs and a long reduced extent would run on a handful of programs;
 // it is split into two reductions so that the first spreads over many programs. After it, no reduction
 // keeps fewer than kMinRows rows while reducing more than kLongRow elements, where a split is possible
-// (the reduced extent has a suitable divisor).
+// (the reduced extent has a suitable divisor). argmax/argmin over a long trailing dim with few rows are split
+// into chunks of a fixed size plus a tail, with PyTorch's first-index and NaN rules kept exactly.
 #pragma once
 
 #include <memory>
