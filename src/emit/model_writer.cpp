@@ -135,10 +135,10 @@ std::string write_model(const TraceResult& trace, const Graph& graph, const Forw
     w.line("@triton.jit");
     w.line("def _round_tf32(x, PRECISION: tl.constexpr):");
     w.line("    # TF32 tensor cores read only an fp32 operand's top 19 bits (the rest is dropped); cuDNN rounds to");
-    w.line("    # nearest (ties away) first, so the same products need the same rounding here. NaN stays NaN.");
+    w.line("    # nearest, ties to even, first, so the same products need the same rounding here. NaN stays NaN.");
     w.line("    if PRECISION == \"tf32\":");
     w.line("        bits = x.to(tl.uint32, bitcast=True)");
-    w.line("        rounded = ((bits + 0x1000) & 0xFFFFE000).to(tl.float32, bitcast=True)");
+    w.line("        rounded = ((bits + 0xFFF + ((bits >> 13) & 1)) & 0xFFFFE000).to(tl.float32, bitcast=True)");
     w.line("        x = tl.where(x == x, rounded, x)");
     w.line("    return x");
     w.line();

@@ -42,7 +42,7 @@ enum class TOp {
   Cdiv,       // tl.cdiv(a, b)
   ElementTy,  // args[0].dtype.element_ty (the pointee type of a pointer)
   Min2,       // min(a, b) on scalars (Python builtin inside jit code)
-  RoundTf32,  // _round_tf32(args[0], args[1]): an fp32 dot operand rounded to TF32 to nearest when args[1] (the
+  RoundTf32,  // _round_tf32(args[0], args[1]): an fp32 dot operand rounded to TF32 (nearest, ties to even) when args[1] (the
               // PRECISION) is "tf32", as cuDNN does; the printer emits the helper once
 };
 

@@ -1,6 +1,6 @@
 """The `_round_tf32` helper that fp32 convolution kernels apply to their tl.dot operands under TF32: taken from a
 generated file and run by Triton's interpreter on special and random values, against an independent rounding in
-float64 arithmetic (to nearest with 10 stored mantissa bits, ties away from zero, as cuDNN rounds; measured in
+float64 arithmetic (to nearest with 10 stored mantissa bits, ties to even, as cuDNN rounds; measured in
 docs/NUMERICS.md). On the CPU the generated launchers never ask for TF32 (PyTorch's CPU convs are full fp32), so
 this is where the branch is exercised."""
 
@@ -35,7 +35,7 @@ SCRIPT = textwrap.dedent(
             return x
         m, e = math.frexp(abs(x))                    # abs(x) = m * 2**e, 0.5 <= m < 1
         quantum = 2.0 ** max(e - 11, -136)           # 11 significant bits; subnormals: a fixed quantum
-        q = math.floor(abs(x) / quantum + 0.5) * quantum
+        q = round(abs(x) / quantum) * quantum         # exact division; Python rounds halves to even
         q = math.copysign(q, x)
         return q if abs(q) < 2.0 ** 128 else math.copysign(math.inf, x)
 
