@@ -7,24 +7,23 @@ namespace tz {
 
 namespace {
 
-// x (an operand of a GEMM whose other side has length `reuse`) as is, or as a slice of a row-padded copy.
-const Node* aligned(Graph& out, const Node* old_x, const Node* x, int64_t reuse, SourceLoc loc) {
-  int rank = old_x->rank();
+// A row-major operand (innermost stride 1, no broadcast dims): the only layout this pass rewrites.
+bool row_major(const Node* x) {
   std::vector<int64_t> st;
-  if (!view_strides(old_x, st) || st.back() != 1 || old_x->shape[rank - 2] == 1) return x;
+  if (!view_strides(x, st) || st.back() != 1) return false;
   for (int64_t s : st) {
-    if (s == 0) return x;  // a broadcast operand: a copy would materialize it
+    if (s == 0) return false;
   }
-  int64_t elem = dtype_size(old_x->dtype);
-  int64_t row = old_x->shape.back();
-  if ((st[rank - 2] * elem) % 16 == 0 || reuse < kGemmAlignMinReuse) return x;
-  int64_t numel = 1;
-  for (int64_t d : old_x->shape) numel *= d;
-  if (numel < kGemmAlignMinElements) return x;
-  int64_t per_16 = 16 / elem;
-  int64_t padded = (row + per_16 - 1) / per_16 * per_16;
-  const Node* copy = out.unary(Op::Copy, out.pad(x, rank - 1, 0, padded - row, loc), loc);
-  return out.slice(copy, rank - 1, 0, row, 1, loc);
+  return true;
+}
+
+bool misaligned(int64_t row, DType t) { return (row * dtype_size(t)) % 16 != 0; }
+
+int64_t round_up(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
+
+// x zero-padded at the end of `dim` to `size`, materialized by a copy kernel.
+const Node* padded_copy(Graph& out, const Node* x, int dim, int64_t size, SourceLoc loc) {
+  return out.unary(Op::Copy, out.pad(x, dim, 0, size - x->shape[static_cast<size_t>(dim)], loc), loc);
 }
 
 }  // namespace
@@ -32,11 +31,25 @@ const Node* aligned(Graph& out, const Node* old_x, const Node* x, int64_t reuse,
 std::unique_ptr<Graph> gemm_align(const Graph& g) {
   return rewrite_graph(g, [](Graph& out, const Node* old, const std::vector<const Node*>& src) -> const Node* {
     if (old->op != Op::Matmul || old->dtype != DType::Float32) return rebuild(out, old, src);
-    int rank = old->rank();
-    const Node* a = aligned(out, old->src[0], src[0], old->shape[rank - 1], old->loc);
-    const Node* b = aligned(out, old->src[1], src[1], old->shape[rank - 2], old->loc);
-    if (a == src[0] && b == src[1]) return rebuild(out, old, src);
-    return out.matmul(a, b, old->loc);
+    const Node* a = old->src[0];
+    const Node* b = old->src[1];
+    int ra = a->rank(), rb = b->rank(), ro = old->rank();
+    int64_t m = old->shape[static_cast<size_t>(ro - 2)], n = old->shape.back(), k = a->shape.back();
+    bool k_bad = misaligned(k, a->dtype), n_bad = misaligned(n, b->dtype);
+    if (!(k_bad || n_bad) || !row_major(a) || !row_major(b)) return rebuild(out, old, src);
+    if (m < kGemmAlignMinReuse || n < kGemmAlignMinReuse || k < kGemmAlignMinReuse) return rebuild(out, old, src);
+    int64_t per_16 = 16 / dtype_size(old->dtype);
+    const Node* a2 = src[0];
+    const Node* b2 = src[1];
+    // K is padded on both sides (zero columns of A meet zero rows of B); a pad never sits under another view, so
+    // padding both dims of B takes two copies.
+    if (k_bad) {
+      a2 = padded_copy(out, a2, ra - 1, round_up(k, per_16), old->loc);
+      b2 = padded_copy(out, b2, rb - 2, round_up(k, per_16), old->loc);
+    }
+    if (n_bad) b2 = padded_copy(out, b2, rb - 1, round_up(n, per_16), old->loc);
+    const Node* c = out.matmul(a2, b2, old->loc);
+    return n_bad ? out.slice(c, ro - 1, 0, n, 1, old->loc) : c;
   });
 }
 

@@ -16,7 +16,7 @@ M = 3001
 K = 4999
 N = 1999
 
-# (shrunk sizes still large enough for the gemm_align pass to pad both operands)
+# (shrunk sizes still large enough for the gemm_align pass: every side >= 256, K and N unaligned)
 # cpu-shrink: --set M=300 --set K=301 --set N=259
 
 
