@@ -340,7 +340,8 @@ void lower_conv(KernelJob& job) {
   if (phases > 1) job.launch.grid.push_back(std::to_string(phases));
   job.launch.num_warps = block_co * block_p >= 128 * 128 ? 8 : 4;
   // Measured on the H200 (Triton 3.6, docs/NUMERICS.md): a bf16 conv whose input gather is strided (stride 2)
-  // came out wrong with 3 pipeline stages and right with 1 or 2; 16-bit strided gathers use 2.
+  // came out wrong with 3 pipeline stages and right with 1 or 2 (its gathers were 2-byte loads then; now the
+  // input is channels-last, passes/conv_layout.cpp); 16-bit strided convs keep 2.
   bool strided_half = false;
   for (int d = 0; d < nd; ++d) strided_half = strided_half || (half && !transposed && stride[d] > 1);
   if (use_dot) job.launch.num_stages = strided_half ? 2 : 3;

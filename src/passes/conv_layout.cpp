@@ -11,26 +11,44 @@ bool conv_uses_dot(const Node* conv) {
 
 namespace {
 
-// conv(x, w) => conv(x, permute(copy(permute(w, p)), p^-1)), p putting the kernel dims first, then the
-// input channels, then the output channels (w is [C_out, C_in/g, *k], or [C_in, C_out/g, *k] when transposed).
-// In fp32 the copy is a round_tf32 (see conv_layout.h).
+// permute(op(permute(x, perm)), perm^-1): x's values, computed by `op` into a buffer laid out in perm's order.
+const Node* laid_out(Graph& out, const Node* x, const std::vector<int64_t>& perm, Op op, SourceLoc loc) {
+  std::vector<int64_t> inverse(perm.size());
+  for (size_t i = 0; i < perm.size(); ++i) inverse[static_cast<size_t>(perm[i])] = static_cast<int64_t>(i);
+  return out.permute(out.unary(op, out.permute(x, perm, loc), loc), inverse, loc);
+}
+
+// The weight (w is [C_out, C_in/g, *k], or [C_in, C_out/g, *k] when transposed) laid out with the kernel dims
+// first, then: 16-bit, the input channels, then the output channels (C_out contiguous, coalesced tiles; no copy
+// when already so); fp32, the output channels, then the input channels (K-major, see conv_layout.h), rounded.
 const Node* relayout_weight(Graph& out, const Node* conv, const Node* w) {
   int rank = w->rank();
   bool transposed = conv->attr.ints2[1] != 0;
+  int64_t co_dim = transposed ? 1 : 0, ci_dim = transposed ? 0 : 1;
+  bool fp32 = w->dtype == DType::Float32;
   std::vector<int64_t> st;
-  int co_dim = transposed ? 1 : 0, ci_dim = transposed ? 0 : 1;
-  Op copy_op = w->dtype == DType::Float32 ? Op::RoundTf32 : Op::Copy;
-  if (view_strides(w, st) && st[co_dim] == 1) {  // already output-channel-contiguous
-    return copy_op == Op::Copy ? w : out.unary(Op::RoundTf32, w, conv->loc);
-  }
+  if (!fp32 && view_strides(w, st) && st[static_cast<size_t>(co_dim)] == 1) return w;
   std::vector<int64_t> perm;
   for (int d = 2; d < rank; ++d) perm.push_back(d);
-  perm.push_back(ci_dim);
-  perm.push_back(co_dim);
-  std::vector<int64_t> inverse(rank);
-  for (int i = 0; i < rank; ++i) inverse[perm[i]] = i;
-  const Node* copy = out.unary(copy_op, out.permute(w, perm, conv->loc), conv->loc);
-  return out.permute(copy, inverse, conv->loc);
+  perm.push_back(fp32 ? co_dim : ci_dim);
+  perm.push_back(fp32 ? ci_dim : co_dim);
+  return laid_out(out, w, perm, fp32 ? Op::RoundTf32 : Op::Copy, conv->loc);
+}
+
+// The input in a channels-last buffer: fp32, rounded to TF32 (K-major, see conv_layout.h); 16-bit, copied when a
+// stride makes the conv gather every other element along the spatial dims (2-byte loads that Triton cannot
+// pipeline, seen in the PTX; channels-last they are contiguous along the channels).
+const Node* relayout_input(Graph& out, const Node* conv, const Node* x) {
+  bool strided = false;
+  int nd = x->rank() - 2;
+  if (conv->attr.ints2[1] == 0) {
+    for (int d = 0; d < nd; ++d) strided = strided || conv->attr.ints[static_cast<size_t>(d)] > 1;
+  }
+  if (x->dtype != DType::Float32 && !strided) return x;
+  std::vector<int64_t> perm = {0};
+  for (int d = 2; d < x->rank(); ++d) perm.push_back(d);
+  perm.push_back(1);
+  return laid_out(out, x, perm, x->dtype == DType::Float32 ? Op::RoundTf32 : Op::Copy, conv->loc);
 }
 
 }  // namespace
@@ -38,8 +56,8 @@ const Node* relayout_weight(Graph& out, const Node* conv, const Node* w) {
 std::unique_ptr<Graph> conv_layout(const Graph& g) {
   return rewrite_graph(g, [](Graph& out, const Node* old, const std::vector<const Node*>& src) -> const Node* {
     if (old->op == Op::Conv && conv_uses_dot(old)) {
-      const Node* x = old->dtype == DType::Float32 ? out.unary(Op::RoundTf32, src[0], old->loc) : src[0];
-      return out.conv(x, relayout_weight(out, old, src[1]), old->shape, old->attr, old->loc);
+      return out.conv(relayout_input(out, old, src[0]), relayout_weight(out, old, src[1]), old->shape, old->attr,
+                      old->loc);
     }
     return rebuild(out, old, src);
   });

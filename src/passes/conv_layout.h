@@ -1,12 +1,14 @@
-// conv_layout: the weights of convolutions that reduce channels with tl.dot are read through a copy laid out
-// [*k, C_in, C_out] (C_out contiguous), made by one small kernel per forward, so that the conv kernel's weight
-// tiles are coalesced loads. After it, every such conv's weight is a view of a copy whose output-channel
-// stride is 1.
+// conv_layout: the weights of 16-bit convolutions that reduce channels with tl.dot are read through a copy laid
+// out [*k, C_in, C_out] (C_out contiguous), made by one small kernel per forward, so that the conv kernel's
+// weight tiles are coalesced loads.
 //
 // fp32 convolutions: under TF32 (cuDNN's default) cuDNN rounds both operands to TF32 to nearest, while a TF32
 // tl.dot drops their low mantissa bits (measured: docs/NUMERICS.md). So both operands of an fp32 dot conv are
 // read through a round_tf32 (the weight's copy is one), computed by its own kernel before the conv: rounding
-// inside the conv's K loop kept its operand tiles from going straight to shared memory and made it 4x slower.
+// inside the conv's K loop kept its operand tiles from going straight to shared memory and made it 2.6x slower.
+// Those copies also choose the layout: TF32 wgmma reads both operands K-major (input channels contiguous) from
+// shared memory, and Triton copies a tile that is contiguous along another dim element by element (4-byte
+// cp.async, seen in the PTX); so fp32 weights are laid out [*k, C_out, C_in] and the input channels-last.
 #pragma once
 
 #include <memory>
