@@ -100,9 +100,17 @@ void lower_conv(KernelJob& job) {
   auto scaled = [&](const TExpr* idx, int64_t s) { return s == 1 ? idx : b.mul(idx, b.i(s)); };
   auto sum = [&](const TExpr* acc, const TExpr* term) { return acc ? b.add(acc, term) : term; };
 
-  // Program -> (position tile, channel tile, group); the channel tiles of one position tile run side by side,
-  // so the input they share is read from L2.
-  const TExpr* pid = assign(body, "pid", b.program_id(0));
+  // Program -> (position tile, channel tile, phase; group); the channel tiles and output phases of one position
+  // tile run side by side, so the input they share is read from L2, and the phases' interleaved outputs meet in
+  // L2 before they are written back (in separate waves each would write half-filled sectors).
+  const TExpr* phase = nullptr;
+  const TExpr* pid = nullptr;
+  if (phases > 1) {
+    phase = assign(body, "phase", b.op(TOp::Mod, {b.program_id(0), b.i(phases)}));
+    pid = assign(body, "pid", b.op(TOp::FloorDiv, {b.program_id(0), b.i(phases)}));
+  } else {
+    pid = assign(body, "pid", b.program_id(0));
+  }
   const TExpr* pid_p = pid;
   const TExpr* pid_co = b.i(0);
   if (co_tiles > 1) {
@@ -113,7 +121,6 @@ void lower_conv(KernelJob& job) {
   // Output phase of the phased dims: first tap k0 and the input offset `base` of the phase's first output.
   std::vector<const TExpr*> ph(nd, nullptr), k0(nd, nullptr), base(nd, nullptr);
   if (phases > 1) {
-    const TExpr* phase = assign(body, "phase", b.program_id(2));
     int64_t pinner = 1;
     for (int d = nd - 1; d >= 0; --d) {
       if (!phased[d]) continue;
@@ -335,9 +342,8 @@ void lower_conv(KernelJob& job) {
   ve.keep_in_cache(conv, group_map(g, conv), b.var("acc"));
   for (auto* out : g.outputs) ve.store(out, group_map(g, out), ve.value(out, group_map(g, out)));
 
-  job.launch.grid = {std::to_string(p_tiles * co_tiles)};
-  if (groups > 1 || phases > 1) job.launch.grid.push_back(std::to_string(groups));
-  if (phases > 1) job.launch.grid.push_back(std::to_string(phases));
+  job.launch.grid = {std::to_string(p_tiles * co_tiles * phases)};
+  if (groups > 1) job.launch.grid.push_back(std::to_string(groups));
   job.launch.num_warps = block_co * block_p >= 128 * 128 ? 8 : 4;
   // Measured on the H200 (Triton 3.6, docs/NUMERICS.md): a bf16 conv whose input gather is strided (stride 2)
   // came out wrong with 3 pipeline stages and right with 1 or 2 (its gathers were 2-byte loads then; now the
