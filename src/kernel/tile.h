@@ -42,6 +42,7 @@ enum class TOp {
   Cdiv,       // tl.cdiv(a, b)
   ElementTy,  // args[0].dtype.element_ty (the pointee type of a pointer)
   Min2,       // min(a, b) on scalars (Python builtin inside jit code)
+  Call,       // name(args...): a @triton.jit helper printed once per file (see Kernel's needs_* flags)
 };
 
 struct TExpr {
@@ -83,6 +84,7 @@ struct Kernel {
   std::vector<TStmt> body;
   bool needs_mul_combine = false;  // a Prod reduction: the printer emits the combine function once
   bool needs_num_sms = false;      // its launch sizes a persistent grid by the multiprocessor count
+  bool needs_aten_scan_tile = false;  // it scans tiles in ATen's CUDA order: the printer emits _aten_scan_tile
 };
 
 // Owns tile expressions. Lowering builds through it; no sharing across files.
@@ -111,6 +113,7 @@ struct Launch {
   std::vector<std::string> produces;  // buffers this launch writes (allocated by its launcher)
   int num_warps = 4;
   int num_stages = 0;                // 0 = Triton's default
+  bool fp_fusion = true;             // false: enable_fp_fusion=False (no a * b + c contracted into an fma)
 };
 
 struct BufferAlloc {
