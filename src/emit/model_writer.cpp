@@ -93,6 +93,7 @@ void write_launcher(Writer& w, const Kernel& k, const Launch& l, const ForwardPl
   if (!sizes.empty()) w.line(sizes + ",");
   std::string opts = "num_warps=" + std::to_string(l.num_warps);
   if (l.num_stages > 0) opts += ", num_stages=" + std::to_string(l.num_stages);
+  if (!l.fp_fusion) opts += ", enable_fp_fusion=False";
   w.line(opts + ",");
   w.dedent();
   w.line(")");
@@ -140,6 +141,29 @@ std::string write_model(const TraceResult& trace, const Graph& graph, const Forw
     w.line("        bits = x.to(tl.uint32, bitcast=True)");
     w.line("        rounded = ((bits + 0xFFF + ((bits >> 13) & 1)) & 0xFFFFE000).to(tl.float32, bitcast=True)");
     w.line("        x = tl.where(x == x, rounded, x)");
+    w.line("    return x");
+    w.line();
+  }
+  bool aten_scan = false;
+  for (const auto& k : plan.kernels) aten_scan = aten_scan || k.needs_aten_scan_tile;
+  if (aten_scan) {
+    w.line();
+    w.line("@triton.jit");
+    w.line("def _aten_scan_tile(x, ROWS: tl.constexpr, TILE: tl.constexpr, LEVELS: tl.constexpr, PROD: tl.constexpr,");
+    w.line("                   ROUND: tl.constexpr):");
+    w.line("    # Inclusive scan of each row of x [ROWS, TILE] in the order of PyTorch's CUDA scan (Sklansky, as in");
+    w.line("    # ATen's ScanUtils.cuh), so that results are bit-identical: at level m, every element whose index has");
+    w.line("    # bit m set combines with the last element of the lower half of its 2^(m+1)-block. The pick is a");
+    w.line("    # masked sum (exact: one value plus zeros); ROUND is the scan's dtype, rounded to after every op.");
+    w.line("    for m in tl.static_range(LEVELS):");
+    w.line("        w = tl.reshape(x, [ROWS, TILE >> (m + 1), 2 << m])");
+    w.line("        col = tl.arange(0, 2 << m)[None, None, :]");
+    w.line("        low = tl.sum(tl.where(col == (1 << m) - 1, w, 0.0), axis=2, keep_dims=True)");
+    w.line("        if PROD:");
+    w.line("            w = tl.where(col >= 1 << m, (w * low).to(ROUND).to(tl.float32), w)");
+    w.line("        else:");
+    w.line("            w = tl.where(col >= 1 << m, (w + low).to(ROUND).to(tl.float32), w)");
+    w.line("        x = tl.reshape(w, [ROWS, TILE])");
     w.line("    return x");
     w.line();
   }

@@ -121,6 +121,7 @@ std::string print(const TExpr* e, int& prec) {
       return "tl.full(" + e->name + ", " + print_at(e->args[0], 0) + ", dtype=" + triton_dtype_name(e->dtype) + ")";
     case TOp::Expand: return print_at(e->args[0], kAtomPrec) + "[" + e->name + "]";
     case TOp::ElementTy: return print_at(e->args[0], kAtomPrec) + ".dtype.element_ty";
+    case TOp::Call: return call(e->name, e->args);
     default: break;
   }
   const Spelling& sp = spelling(e->op);

@@ -1,11 +1,20 @@
 // Scan kernels (cumsum, cumprod along one axis): a 2-D tile, as for reductions. When the scan axis is
 // innermost ("rows"), tile axis 0 walks BLOCK_M rows and axis 1 the row; otherwise ("columns") axis 0 walks
-// the scan axis and axis 1 BLOCK_I inner columns, and each program owns one outer index. A row that fits
-// one tile is scanned in registers ("persistent"); a longer one is walked in chunks of BLOCK_R (from the end
-// for a reverse scan), each chunk scanned by tl.cumsum / tl.cumprod and combined with a carry, the last value
-// of the chunk before. Every value of the kernel (producers, scans, consumers) is computed chunk by chunk,
-// so the input is read once and each output written once. Floats accumulate in float32, integers in int64.
+// the scan axis and axis 1 BLOCK_I inner columns, and each program owns one outer index. Every value of the
+// kernel (producers, scans, consumers) is computed tile by tile, so the input is read once and each output
+// written once.
+//
+// Floating scans compute what PyTorch's CUDA scan computes, bit for bit (docs/NUMERICS.md): its order of
+// operations, and for fp16/bf16 a rounding to the scan's type after every operation (ATen accumulates in
+// the scalar type). ATen's scan_dim picks one of three orders, and so do we:
+//   - the scanned dim is the last one: rows are scanned in tiles of 2T elements (T from ATen's
+//     get_log_num_threads_x_inner_scan), each tile by Sklansky's levels (the _aten_scan_tile helper),
+//     the previous tile's last value combined into the tile's first element before the levels;
+//   - another dim: each column is a sequential fold, acc = op(acc, x[k]), one row of the chunk at a time;
+//   - the tensor has one non-unit dim (CUB's decoupled look-back, not reproducible): tl.cumsum, like
+//     integer scans (exact in any order). Reverse scans scan the flipped row in its own order.
 #include <algorithm>
+#include <cstdint>
 #include <map>
 
 #include "kernel/lower_kinds.h"
@@ -14,16 +23,53 @@ namespace tz {
 
 namespace {
 
-const int64_t kMaxRowTile = 4096;  // elements of one row scanned in registers
-const int64_t kMaxTile = 8192;     // elements held by one program
+const int64_t kMaxRowTile = 4096;  // elements of one row scanned in registers (tree order)
+const int64_t kMaxTile = 8192;     // elements held by one program (tree order)
+const int64_t kAtenTileElems = 2048;  // elements of one program's tile in ATen's row order
+const int64_t kSeqChunk = 8;       // rows of a chunk folded one by one in ATen's column order
+
+// Which order of operations the kernel's scans follow (see the file comment).
+enum class Order { Tree, AtenRows, AtenColumns };
 
 struct Plan {
+  Order order = Order::Tree;
   bool rows = true;              // the scan axis is innermost
   bool persistent = true;
   int64_t m = 1, r = 1, i = 1;   // outer, scanned, inner sizes
   int64_t block_m = 1, block_r = 1, block_i = 1;
+  int levels = 0;                // AtenRows: Sklansky levels of a tile (log2 BLOCK_R)
   std::vector<int> outer, inner;  // representative dims before and after the scan axis
 };
+
+int log2_ceil(uint64_t v) {
+  int l = 0;
+  while ((uint64_t{1} << l) < v) ++l;
+  return l;
+}
+
+// ATen's get_log_num_threads_x_inner_scan<uint32_t>: log2 of the threads along a row, so that a tile is
+// 2^(log + 1) elements. Computed in uint32 as ATen does: a negative 9 + diff wraps and clamps to 9.
+int aten_log_threads_x(int64_t num_rows, int64_t row_size) {
+  uint32_t lx = static_cast<uint32_t>(log2_ceil(static_cast<uint64_t>(row_size)));
+  uint32_t ly = static_cast<uint32_t>(log2_ceil(static_cast<uint64_t>(num_rows)));
+  uint32_t diff = lx - ly;
+  uint32_t log_x = (9u + diff) / 2u;
+  return static_cast<int>(std::min(std::max(log_x, 4u), 9u));
+}
+
+// x rounded to a half type and back, as ATen rounds after each operation of a Half/BFloat16 scan.
+const TExpr* round_to(TileBuilder& b, const TExpr* x, DType t) {
+  if (t != DType::Float16 && t != DType::BFloat16) return x;
+  return b.cast(b.cast(x, t), DType::Float32);
+}
+
+const char* round_name(DType t) {
+  switch (t) {
+    case DType::Float16: return "tl.float16";
+    case DType::BFloat16: return "tl.bfloat16";
+    default: return "tl.float32";
+  }
+}
 
 }  // namespace
 
@@ -35,8 +81,12 @@ void lower_scan(KernelJob& job) {
   const int rank = static_cast<int>(g.space.size());
   TZ_ASSERT(g.space[axis] > 1, "a scan over a unit dim reached lowering");
   bool reverse = false;
+  bool any_float = false;
   for (auto* n : g.nodes) {
-    if (op_kind(n->op) == OpKind::Scan) reverse = n->attr.ints[1] != 0;
+    if (op_kind(n->op) != OpKind::Scan) continue;
+    reverse = n->attr.ints[1] != 0;
+    any_float = any_float || is_floating(n->dtype);
+    TZ_ASSERT(n->shape == g.space, "a scan's shape differs from its kernel's space");
   }
   for (auto* o : g.outputs) {
     ve.collect(o, group_map(g, o));
@@ -57,8 +107,26 @@ void lower_scan(KernelJob& job) {
   for (int d : p.outer) p.m *= ve.run_size(d);
   for (int d : p.inner) p.i *= ve.run_size(d);
   p.r = g.space[axis];
-  p.rows = p.inner.empty();
-  if (p.rows) {
+  // ATen's scan_dim: CUB over a tensor with one non-unit dim, else innermost (the logical last dim, unit
+  // dims included) or outer. Integer scans are exact in any order.
+  int64_t numel = 1;
+  for (int64_t s : g.space) numel *= s;
+  if (any_float && numel != p.r) p.order = axis == rank - 1 ? Order::AtenRows : Order::AtenColumns;
+  p.rows = p.order == Order::Tree ? p.inner.empty() : p.order == Order::AtenRows;
+  if (p.order == Order::AtenRows) {
+    int64_t tile = int64_t{2} << aten_log_threads_x(numel / p.r, p.r);
+    // A row within one of ATen's tiles: the levels above log2(next_pow2(R)) only change elements past R.
+    p.persistent = p.r <= tile;
+    p.block_r = p.persistent ? next_pow2(p.r) : tile;
+    p.levels = log2_ceil(static_cast<uint64_t>(p.block_r));
+    p.block_m = std::clamp<int64_t>(kAtenTileElems / p.block_r, 1, next_pow2(p.m));
+  } else if (p.order == Order::AtenColumns) {
+    p.persistent = false;
+    p.block_r = std::min(kSeqChunk, next_pow2(p.r));
+    // Columns are independent sequential folds: many narrow programs keep loads in flight.
+    p.block_i = std::min<int64_t>(next_pow2(p.i), 128);
+    while (p.block_i > 32 && p.m * ((p.i + p.block_i - 1) / p.block_i) < 1024) p.block_i /= 2;
+  } else if (p.rows) {
     p.persistent = next_pow2(p.r) <= kMaxRowTile;
     p.block_r = p.persistent ? next_pow2(p.r) : 2048;
     p.block_m = p.persistent ? std::clamp<int64_t>(kMaxRowTile / p.block_r, 1, next_pow2(p.m)) : 1;
@@ -112,14 +180,20 @@ void lower_scan(KernelJob& job) {
   }
 
   // The scanned index of a chunk starting at `start` (null: the whole row in one tile), with its mask.
+  // In ATen's orders a reverse scan walks the flipped row in its own order: tile position q is index
+  // R - 1 - q, so `local` is the position in scan order either way. The tree order walks chunks from
+  // the end and scans each with reverse=True.
+  const bool aten = p.order != Order::Tree;
   const TExpr* local = b.expand(b.arange(block_r), along);
   auto setup_chunk = [&](const TExpr* start, std::vector<TStmt>& out) {
-    out.push_back(TileBuilder::assign("r", start ? b.add(start, local) : local));
+    const TExpr* q = start ? b.add(start, local) : local;
+    bool flipped = aten && reverse;
+    out.push_back(TileBuilder::assign("r", flipped ? b.op(TOp::Sub, {b.op(TOp::Sub, {R, b.i(1)}), q}) : q));
     const TExpr* r = b.var("r");
     ve.axis_mask[scan_axis] = nullptr;
     if (p.r % p.block_r != 0) {
       // A reverse walk starts at the end, so its one partial chunk is the last, at the front of the row.
-      const TExpr* in_row = start && reverse ? b.op(TOp::Ge, {r, b.i(0)}) : b.lt(r, R);
+      const TExpr* in_row = (start && reverse) || flipped ? b.op(TOp::Ge, {r, b.i(0)}) : b.lt(r, R);
       out.push_back(TileBuilder::assign("r_mask", in_row));
       ve.axis_mask[scan_axis] = b.var("r_mask");
     }
@@ -127,35 +201,54 @@ void lower_scan(KernelJob& job) {
     ve.axis_of[axis] = scan_axis;
   };
 
-  // The value to scan, masked lanes set to the scan's neutral element, integers widened to int64.
+  auto neutral_of = [&](const Node* scan) -> const TExpr* {
+    bool fp = is_floating(scan->dtype);
+    if (scan->op == Op::Cumsum) return fp ? b.f(0.0) : b.i(0);
+    return fp ? b.f(1.0) : b.i(1);
+  };
+  // The value to scan, masked lanes set to the scan's neutral element, integers widened to int64. A
+  // half-precision scan reads its input rounded to its type, as eager PyTorch materializes it.
   auto scan_input = [&](const Node* scan) {
     const Node* x = scan->src[0];
     const TExpr* v = ve.value(x, group_map(g, x));
     bool fp = is_floating(x->dtype);
     if (!fp) v = b.cast(v, DType::Int64);
-    const TExpr* one = fp ? b.f(1.0) : b.i(1);
-    const TExpr* neutral = scan->op == Op::Cumsum ? (fp ? b.f(0.0) : b.i(0)) : one;
+    if (aten && fp && op_kind(x->op) != OpKind::Leaf) v = round_to(b, v, scan->dtype);
     const TExpr* mask = b.band(ve.axis_mask[0], ve.axis_mask[1]);
-    if (mask) v = b.op(TOp::Where, {mask, v, neutral});
+    if (mask) v = b.op(TOp::Where, {mask, v, neutral_of(scan)});
     return v;
   };
   auto tile_op = [](const Node* scan) { return scan->op == Op::Cumsum ? TOp::Cumsum : TOp::Cumprod; };
+  // _aten_scan_tile(x, BLOCK_M, BLOCK_R, levels, is cumprod, rounding type): ATen's levels on a row tile.
+  auto aten_tile = [&](const Node* scan, const TExpr* x) {
+    job.kernel.needs_aten_scan_tile = true;
+    TExpr e{TOp::Call, "_aten_scan_tile"};
+    e.args = {x, b.var("BLOCK_M"), block_r, b.i(p.levels), b.var(scan->op == Op::Cumprod ? "True" : "False"),
+              b.var(round_name(scan->dtype))};
+    return job.arena.make(e);
+  };
+  auto combine = [&](const Node* scan, const TExpr* x, const TExpr* y) {
+    const TExpr* v = scan->op == Op::Cumsum ? b.add(x, y) : b.mul(x, y);
+    return is_floating(scan->dtype) ? round_to(b, v, scan->dtype) : v;
+  };
 
   if (p.persistent) {
     setup_chunk(nullptr, body);
     ve.on_reduce = [&](const Node* scan) -> const TExpr* {
-      return b.scan(tile_op(scan), scan_input(scan), scan_axis, reverse);
+      if (!aten || !is_floating(scan->dtype)) {
+        return b.scan(tile_op(scan), scan_input(scan), scan_axis, reverse && !aten);
+      }
+      return aten_tile(scan, scan_input(scan));
     };
     for (auto* o : g.outputs) ve.store(o, group_map(g, o), ve.value(o, group_map(g, o)));
   } else {
-    // One carry per scan, set before the loop to the neutral element.
+    // One carry per scan, set before the loop to the neutral element (AtenColumns: the running fold).
     std::map<const Node*, std::string> carry;
     for (auto* n : g.nodes) {
       if (op_kind(n->op) != OpKind::Scan) continue;
       bool fp = is_floating(n->dtype);
-      std::string name = ve.fresh("carry");
-      const TExpr* init = n->op == Op::Cumsum ? (fp ? b.f(0.0) : b.i(0)) : (fp ? b.f(1.0) : b.i(1));
-      body.push_back(TileBuilder::assign(name, b.full(carry_shape, init, fp ? DType::Float32 : DType::Int64)));
+      std::string name = ve.fresh(p.order == Order::AtenColumns ? "acc" : "carry");
+      body.push_back(TileBuilder::assign(name, b.full(carry_shape, neutral_of(n), fp ? DType::Float32 : DType::Int64)));
       carry[n] = name;
     }
     TStmt loop{TStmtKind::For};
@@ -164,19 +257,49 @@ void lower_scan(KernelJob& job) {
     loop.stop = R;
     loop.step = block_r;
     const TExpr* start = b.var("r0");
-    if (reverse) start = b.op(TOp::Sub, {b.op(TOp::Sub, {R, block_r}), start});
+    if (reverse && !aten) start = b.op(TOp::Sub, {b.op(TOp::Sub, {R, block_r}), start});
     setup_chunk(start, loop.body);
     ve.out = &loop.body;
     // The chunk's last element in scan order: it carries into the next chunk.
-    const TExpr* edge = b.op(TOp::Eq, {local, reverse ? b.i(0) : b.op(TOp::Sub, {block_r, b.i(1)})});
+    const TExpr* edge = b.op(TOp::Eq, {local, reverse && !aten ? b.i(0) : b.op(TOp::Sub, {block_r, b.i(1)})});
     ve.on_reduce = [&](const Node* scan) -> const TExpr* {
       bool fp = is_floating(scan->dtype);
       const TExpr* c = b.var(carry.at(scan));
-      const TExpr* s = b.scan(tile_op(scan), scan_input(scan), scan_axis, reverse);
-      s = scan->op == Op::Cumsum ? b.add(c, s) : b.mul(c, s);
+      const TExpr* zero = fp ? b.f(0.0) : b.i(0);
       std::string name = ve.fresh(ValueEmitter::value_name(scan->op));
+      if (p.order == Order::AtenColumns) {
+        // acc = op(acc, row k), row k picked from the chunk by a masked sum (exact: one value plus zeros).
+        std::string in = ve.fresh("scan_in");
+        loop.body.push_back(TileBuilder::assign(in, scan_input(scan)));
+        loop.body.push_back(TileBuilder::assign(
+            name, b.zeros("[BLOCK_R, BLOCK_I]", fp ? DType::Float32 : DType::Int64)));
+        TStmt fold{TStmtKind::For};
+        fold.var = "k";
+        fold.start = b.i(0);
+        fold.stop = block_r;
+        fold.step = b.i(1);
+        fold.unroll = true;
+        const TExpr* at_k = b.op(TOp::Eq, {local, b.var("k")});
+        const TExpr* row = b.reduce(TOp::Sum, b.op(TOp::Where, {at_k, b.var(in), zero}), 0);
+        fold.body.push_back(TileBuilder::assign(carry.at(scan), combine(scan, c, row)));
+        fold.body.push_back(TileBuilder::assign(name, b.op(TOp::Where, {at_k, c, b.var(name)})));
+        loop.body.push_back(std::move(fold));
+        return b.var(name);
+      }
+      const TExpr* s;
+      if (aten && fp) {
+        // ATen adds the previous tile's total into the tile's first element, then runs the levels.
+        const TExpr* first = b.op(TOp::Eq, {local, b.i(0)});
+        std::string in = ve.fresh("scan_in");
+        loop.body.push_back(TileBuilder::assign(in, scan_input(scan)));
+        const TExpr* seeded = b.op(TOp::Where, {first, combine(scan, b.var(in), c), b.var(in)});
+        s = aten_tile(scan, seeded);
+      } else {
+        s = b.scan(tile_op(scan), scan_input(scan), scan_axis, reverse && !aten);
+        s = scan->op == Op::Cumsum ? b.add(c, s) : b.mul(c, s);
+      }
       loop.body.push_back(TileBuilder::assign(name, s));
-      const TExpr* last = b.op(TOp::Where, {edge, b.var(name), fp ? b.f(0.0) : b.i(0)});
+      const TExpr* last = b.op(TOp::Where, {edge, b.var(name), zero});
       loop.body.push_back(TileBuilder::assign(carry.at(scan), b.reduce(TOp::Sum, last, scan_axis)));
       return b.var(name);
     };
@@ -186,6 +309,9 @@ void lower_scan(KernelJob& job) {
   }
   int64_t tile = (p.rows ? p.block_m : p.block_i) * p.block_r;
   job.launch.num_warps = static_cast<int>(std::clamp<int64_t>(tile / 512, 1, 8));
+  if (p.order == Order::AtenColumns) job.launch.num_warps = 1;  // one column per lane, the chunk in-thread
+  // Eager rounds a producer's product before the scan adds it: no multiply-add may become one fma.
+  if (aten) job.launch.fp_fusion = false;
 }
 
 }  // namespace tz

@@ -44,6 +44,7 @@ enum class TOp {
   Min2,       // min(a, b) on scalars (Python builtin inside jit code)
   RoundTf32,  // _round_tf32(args[0], args[1]): an fp32 dot operand rounded to TF32 (nearest, ties to even) when args[1] (the
               // PRECISION) is "tf32", as cuDNN does; the printer emits the helper once
+  Call,       // name(args...): a @triton.jit helper printed once per file (see Kernel's needs_* flags)
 };
 
 struct TExpr {
@@ -86,6 +87,7 @@ struct Kernel {
   bool needs_mul_combine = false;  // a Prod reduction: the printer emits the combine function once
   bool needs_num_sms = false;      // its launch sizes a persistent grid by the multiprocessor count
   bool needs_round_tf32 = false;   // uses RoundTf32: the printer emits its helper once
+  bool needs_aten_scan_tile = false;  // it scans tiles in ATen's CUDA order: the printer emits _aten_scan_tile
 };
 
 // Owns tile expressions. Lowering builds through it; no sharing across files.
@@ -114,6 +116,7 @@ struct Launch {
   std::vector<std::string> produces;  // buffers this launch writes (allocated by its launcher)
   int num_warps = 4;
   int num_stages = 0;                // 0 = Triton's default
+  bool fp_fusion = true;             // false: enable_fp_fusion=False (no a * b + c contracted into an fma)
 };
 
 struct BufferAlloc {

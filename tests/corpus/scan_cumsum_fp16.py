@@ -5,7 +5,7 @@ import torch.nn as nn
 
 
 class Model(nn.Module):
-    """cumsum of positive fp16 values along the last dim (accumulated in fp32, rounded once)."""
+    """cumsum of positive fp16 values along the last dim (accumulated in fp16 as eager does on a GPU: rounded after every add)."""
 
     def __init__(self):
         super().__init__()

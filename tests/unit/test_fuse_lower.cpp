@@ -232,20 +232,32 @@ TEST(Fuse, MaskedCumsumIsOneScanKernel) {
   ASSERT_EQ(s.groups.size(), 1u);
   EXPECT_EQ(s.groups[0].kind, GroupKind::Scan);
   std::string text = lower_to_text(s, {"x", "mask"});
-  EXPECT_NE(text.find("tl.cumsum("), std::string::npos) << text;
+  EXPECT_NE(text.find("_aten_scan_tile("), std::string::npos) << text;  // ATen's row order
 }
 
-TEST(Lower, LongReverseScanWalksChunksFromTheEnd) {
+TEST(Lower, WholeTensorAndIntegerScansKeepTreeOrder) {
+  // One non-unit dim: CUB's look-back order in eager, not reproducible; integers: exact in any order.
+  Built b;
+  const Node* x = b.in("x", {1, 5000});
+  const Node* n = b.in("n", {3, 700}, DType::Int64);
+  b.g->outputs = {b.g->scan(Op::Cumsum, x, 1, false), b.g->scan(Op::Cumsum, n, 1, false)};
+  Schedule s = fuse(decompose(*b.g));
+  std::string text = lower_to_text(s, {"x", "n"});
+  EXPECT_NE(text.find("tl.cumsum("), std::string::npos) << text;
+  EXPECT_EQ(text.find("_aten_scan_tile("), std::string::npos) << text;
+}
+
+TEST(Lower, LongReverseScanWalksTheFlippedRowInAtenTiles) {
   Built b;
   const Node* x = b.in("x", {3, 5000});
   b.g->outputs = {b.g->scan(Op::Cumprod, x, 1, true)};
   Schedule s = fuse(decompose(*b.g));
   std::string text = lower_to_text(s, {"x"});
-  EXPECT_NE(text.find("r = R - BLOCK_R - r0 + tl.arange(0, BLOCK_R)[None, :]"), std::string::npos) << text;
+  // The flipped row in its own order, in ATen's tiles of 1024 (3 rows of 5000: log_x = 9).
+  EXPECT_NE(text.find("r = R - 1 - (r0 + tl.arange(0, BLOCK_R)[None, :])"), std::string::npos) << text;
   EXPECT_NE(text.find("r_mask = r >= 0"), std::string::npos) << text;
-  EXPECT_NE(text.find("tl.cumprod("), std::string::npos) << text;
-  EXPECT_NE(text.find("reverse=True"), std::string::npos) << text;
-  EXPECT_NE(text.find("carry * "), std::string::npos) << text;
+  EXPECT_NE(text.find("BLOCK_M, BLOCK_R, 10, True, tl.float32)"), std::string::npos) << text;
+  EXPECT_NE(text.find("scan_in * carry"), std::string::npos) << text;
 }
 
 TEST(Lower, ColumnScanKeepsItsAxisUnmerged) {
@@ -254,7 +266,9 @@ TEST(Lower, ColumnScanKeepsItsAxisUnmerged) {
   b.g->outputs = {b.g->scan(Op::Cumsum, x, 2, false)};
   Schedule s = fuse(decompose(*b.g));
   std::string text = lower_to_text(s, {"x"});
-  EXPECT_NE(text.find("tl.cumsum("), std::string::npos) << text;
+  // ATen's outer scan: a sequential fold per column, one row of the chunk at a time.
+  EXPECT_NE(text.find("for k in tl.static_range(BLOCK_R):"), std::string::npos) << text;
+  EXPECT_NE(text.find("acc = acc + tl.sum("), std::string::npos) << text;
   EXPECT_NE(text.find("axis=0"), std::string::npos) << text;
   EXPECT_NE(text.find("r * 5"), std::string::npos) << text;
 }
