@@ -1,4 +1,5 @@
-"""Unit tests of static_check.check_source on small hand-written files."""
+"""Unit tests of the static check (python/tritonize/static_check.py, through tests/numerics/static_check.py) on small
+hand-written files: each known-bad form is reported under its rule, the clean file under none."""
 
 import textwrap
 
@@ -70,25 +71,25 @@ def test_clean_file():
 
 
 @pytest.mark.parametrize("forward, expected", [
-    ("return torch.matmul(x, x)", "torch call 'torch.matmul'"),
-    ("return torch.zeros_like(x)", "torch call 'torch.zeros_like'"),
-    ("return F.gelu(x)", "torch.nn.functional call 'F.gelu'"),
-    ("return torch.nn.functional.relu(x)", "torch.nn.functional call"),
-    ("return launch(x.to(torch.float32), 1.0)", "'.to(...)'"),
-    ("return launch(x.contiguous(), 1.0)", "tensor method '.contiguous(...)'"),
-    ("return launch(x.reshape(-1), 1.0)", "tensor method '.reshape(...)'"),
-    ("return x.sum()", "tensor method '.sum(...)'"),
-    ("return launch(x, 1.0) * 2", "arithmetic 'Mult'"),
-    ("return -launch(x, 1.0)", "'USub' on a tensor"),
-    ("return x + self.w", "arithmetic 'Add'"),
-    ("return launch(x, 1.0) * self.w", "arithmetic 'Mult'"),
-    ("return launch(x, self.b * 2)", "arithmetic 'Mult'"),
-    ("y = launch(x, 1.0)\nreturn y[0] @ y[1]", "arithmetic 'MatMult'"),
-    ("y = torch.empty_like(x)\ny[0] = 1.0\nreturn y", "assignment into a subscript"),
-    ("y = launch(x, 1.0)\ny += x\nreturn y", "in-place arithmetic"),
-    ("return nn.Linear(4, 4)(x)", "torch.nn layer 'nn.Linear'"),
-    ("return abs(x)", "builtin 'abs'"),
-    ("return launch(x, 1.0) > 0", "comparison of tensors"),
+    ("return torch.matmul(x, x)", "[torch_compute]"),
+    ("return torch.zeros_like(x)", "[torch_compute]"),
+    ("return F.gelu(x)", "[functional]"),
+    ("return torch.nn.functional.relu(x)", "[functional]"),
+    ("return launch(x.to(torch.float32), 1.0)", "[tensor_method]"),
+    ("return launch(x.contiguous(), 1.0)", "[tensor_method]"),
+    ("return launch(x.reshape(-1), 1.0)", "[tensor_method]"),
+    ("return x.sum()", "[tensor_method]"),
+    ("return launch(x, 1.0) * 2", "[tensor_arith]"),
+    ("return -launch(x, 1.0)", "[tensor_arith]"),
+    ("return x + self.w", "[tensor_arith]"),
+    ("return launch(x, 1.0) * self.w", "[tensor_arith]"),
+    ("return launch(x, self.b * 2)", "[tensor_arith]"),
+    ("y = launch(x, 1.0)\nreturn y[0] @ y[1]", "[tensor_arith]"),
+    ("y = torch.empty_like(x)\ny[0] = 1.0\nreturn y", "[tensor_arith]"),
+    ("y = launch(x, 1.0)\ny += x\nreturn y", "[tensor_arith]"),
+    ("return nn.Linear(4, 4)(x)", "[nn_layer]"),
+    ("return abs(x)", "[tensor_arith]"),
+    ("return launch(x, 1.0) > 0", "[tensor_arith]"),
 ])
 def test_forward_violations(forward, expected):
     body = "def forward(self, x):\n" + textwrap.indent(forward, "    ")
@@ -99,7 +100,7 @@ def test_forward_violations(forward, expected):
 def test_violation_in_launcher_is_found():
     launcher = CLEAN_LAUNCHER.replace("y = torch.empty_like(x)", "y = torch.empty_like(x)\n    x = x.contiguous()")
     problems = check(clean_model("def forward(self, x):\n    return launch(x, 1.0)"), launcher)
-    assert any("'.contiguous(...)'" in p and "in launch" in p for p in problems), problems
+    assert any("[tensor_method]" in p for p in problems), problems
 
 
 def test_violation_in_helper_method_is_found():
@@ -111,7 +112,7 @@ def test_violation_in_helper_method_is_found():
             return launch(self.helper(x), 1.0)
     '''
     problems = check(clean_model(body))
-    assert any("'.exp(...)'" in p and "ModelNew.helper" in p for p in problems), problems
+    assert any("[tensor_method]" in p for p in problems), problems
 
 
 def test_tensor_passed_on_through_launcher_chain():
@@ -121,7 +122,7 @@ def outer(a):
     return launch(a, 1.0)
 '''
     problems = check(clean_model("def forward(self, x):\n    y = outer(x)\n    return outer(x * 2)"), launcher)
-    assert any("arithmetic 'Mult'" in p for p in problems), problems
+    assert any("[tensor_arith]" in p for p in problems), problems
 
 
 def test_unused_helper_is_not_checked():
@@ -133,9 +134,9 @@ def reference(x):
 
 
 @pytest.mark.parametrize("snippet, expected", [
-    ("try:\n    import numpy\nexcept ImportError:\n    numpy = None\n", "try/except"),
-    ("def unused():\n    pass\n", "'pass'"),
-    ("def unused(x):\n    return F.relu(x)\n", "torch.nn.functional call"),
+    ("try:\n    import numpy\nexcept ImportError:\n    numpy = None\n", "[try_except]"),
+    ("def unused():\n    pass\n", "[pass_stmt]"),
+    ("def unused(x):\n    return F.relu(x)\n", "[functional]"),
 ])
 def test_file_wide_rules(snippet, expected):
     problems = check(clean_model("def forward(self, x):\n    return launch(x, 1.0)") + "\n" + snippet)
@@ -144,15 +145,15 @@ def test_file_wide_rules(snippet, expected):
 
 def test_no_kernel_and_no_model():
     problems = check_source("import torch\n\ndef f(x):\n    return x\n")
-    assert any("no @triton.jit kernel" in p for p in problems)
-    assert any("no class ModelNew" in p for p in problems)
+    assert any("[no_triton_kernel]" in p for p in problems), problems
+    assert any("[no_modelnew]" in p for p in problems), problems
 
 
 def test_from_import_of_torch_function():
     src = HEADER + "from torch import matmul\n" + CLEAN_LAUNCHER + clean_model(
         "def forward(self, x):\n    return matmul(x, x)")
-    assert any("imported from torch" in p for p in check_source(src))
+    assert any("[torch_compute]" in p for p in check_source(src)), src
 
 
 def test_syntax_error():
-    assert check_source("def f(:\n")[0].startswith("1: syntax error")
+    assert check_source("def f(:\n")[0].startswith("1: [syntax_error]")
