@@ -7,7 +7,7 @@ old=$1 new=$2 corpus=${3:-tests/corpus}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for f in "$corpus"/*.py; do
-  "$old" convert "$f" -o "$tmp/old.py" 2>/dev/null || echo "# old failed" > "$tmp/old.py"
-  "$new" convert "$f" -o "$tmp/new.py" 2>/dev/null || echo "# new failed" > "$tmp/new.py"
+  "$old" convert "$f" -o "$tmp/old.py" 2>/dev/null || echo "# convert failed" > "$tmp/old.py"
+  "$new" convert "$f" -o "$tmp/new.py" 2>/dev/null || echo "# convert failed" > "$tmp/new.py"
   cmp -s "$tmp/old.py" "$tmp/new.py" || echo "$f"
 done

@@ -31,7 +31,6 @@ constexpr Spelling kSpellings[] = {
     {TOp::Rsqrt, "tl.rsqrt", 0},     {TOp::Sin, "tl.sin", 0},         {TOp::Cos, "tl.cos", 0},
     {TOp::Sigmoid, "tl.sigmoid", 0}, {TOp::Erf, "tl.erf", 0},         {TOp::Abs, "tl.abs", 0},
     {TOp::Floor, "tl.floor", 0},     {TOp::Cdiv, "tl.cdiv", 0},       {TOp::Min2, "min", 0},
-    {TOp::RoundTf32, "_round_tf32", 0},
     {TOp::Sum, "tl.sum", 0},         {TOp::Max, "tl.max", 0},         {TOp::Min, "tl.min", 0},
 };
 

@@ -27,6 +27,12 @@ class TileBuilder {
     e.args = std::move(args);
     return a_.make(e);
   }
+  // A call of a @triton.jit helper that the printer emits once per file (Kernel's needs_* flags).
+  const TExpr* call(const std::string& name, std::vector<const TExpr*> args) {
+    TExpr e{TOp::Call, name};
+    e.args = std::move(args);
+    return a_.make(e);
+  }
   const TExpr* add(const TExpr* x, const TExpr* y) { return op(TOp::Add, {x, y}); }
   const TExpr* mul(const TExpr* x, const TExpr* y) { return op(TOp::Mul, {x, y}); }
   const TExpr* lt(const TExpr* x, const TExpr* y) { return op(TOp::Lt, {x, y}); }

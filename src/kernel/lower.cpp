@@ -211,7 +211,7 @@ ForwardPlan lower(const Schedule& s, TileArena& arena, const LowerOptions& optio
         break;
       case GroupKind::Window: lower_window(job); break;
     }
-    // A TF32 rounding reads the conv precision that the launcher computes (kernel/tile.h, RoundTf32).
+    // A TF32 rounding (Op::RoundTf32) reads the conv precision that the launcher computes.
     // A fp32 conv kernel (a round_tf32 fused into its epilogue) already has that PRECISION.
     if (std::any_of(g.nodes.begin(), g.nodes.end(), [](const Node* n) { return n->op == Op::RoundTf32; })) {
       bool has = std::any_of(job.kernel.params.begin(), job.kernel.params.end(),

@@ -10,11 +10,6 @@
 
 namespace tz {
 
-namespace {
-
-
-}  // namespace
-
 void lower_matmul(KernelJob& job) {
   const Group& g = job.group;
   TileBuilder b(job.arena);

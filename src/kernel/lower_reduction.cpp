@@ -59,6 +59,28 @@ struct Plan {
   std::vector<int> outer, reduced, inner;  // representative dims of each class, outer to inner
 };
 
+// Stage of each reduction of the group: 0 when it reads no other reduction of the group (through the values it
+// reduces), else one more than the latest one it reads. Reductions of one stage share a pass over the row.
+std::map<const Node*, int> reduction_stages(const Group& g) {
+  std::map<const Node*, int> stage;
+  for (const Node* red : g.nodes) {  // topological order: a reduction's inputs come first
+    if (op_kind(red->op) != OpKind::Reduce) continue;
+    int st = 0;
+    std::set<const Node*> seen;
+    std::vector<const Node*> stack = {red->src[0]};
+    while (!stack.empty()) {
+      const Node* n = stack.back();
+      stack.pop_back();
+      if (!seen.insert(n).second) continue;
+      auto it = stage.find(n);
+      if (it != stage.end()) st = std::max(st, it->second + 1);
+      for (auto* src : n->src) stack.push_back(src);
+    }
+    stage[red] = st;
+  }
+  return stage;
+}
+
 }  // namespace
 
 void lower_reduction(KernelJob& job) {
@@ -122,21 +144,10 @@ void lower_reduction(KernelJob& job) {
   // One pass over each row (no reduction reads another, no full-size output): nothing is read twice, so
   // the persistent grid buys no L2 hits, and one program per row lets every multiprocessor hold as many
   // rows in flight as fit (more loads outstanding).
-  bool one_pass = std::none_of(g.outputs.begin(), g.outputs.end(), [&](const Node* o) { return o->shape == g.space; });
-  for (auto* n : g.nodes) {
-    if (op_kind(n->op) != OpKind::Reduce) continue;
-    std::set<const Node*> seen;
-    std::vector<const Node*> stack = {n->src[0]};
-    while (!stack.empty() && one_pass) {
-      const Node* m = stack.back();
-      stack.pop_back();
-      if (!seen.insert(m).second) continue;
-      if (op_kind(m->op) == OpKind::Reduce && std::find(g.nodes.begin(), g.nodes.end(), m) != g.nodes.end()) {
-        one_pass = false;
-      }
-      for (auto* src : m->src) stack.push_back(src);
-    }
-  }
+  const std::map<const Node*, int> stage = reduction_stages(g);
+  bool one_pass =
+      std::none_of(g.outputs.begin(), g.outputs.end(), [&](const Node* o) { return o->shape == g.space; }) &&
+      std::all_of(stage.begin(), stage.end(), [](const auto& rs) { return rs.second == 0; });
 
   const TExpr* pid = b.program_id(0);
   // Looped rows read more than once: the kernel body runs once per row tile, for tiles pid, pid + PROGRAMS, ...
@@ -286,27 +297,12 @@ void lower_reduction(KernelJob& job) {
       TZ_ASSERT(done.count(red), "reduction used before its loop");
       return done[red];
     };
-    std::map<const Node*, int> stage;
-    for (const Node* red : reductions) {
-      int st = 0;
-      std::set<const Node*> seen;
-      std::vector<const Node*> stack = {red->src[0]};
-      while (!stack.empty()) {
-        const Node* n = stack.back();
-        stack.pop_back();
-        if (!seen.insert(n).second) continue;
-        auto it = stage.find(n);
-        if (it != stage.end()) st = std::max(st, it->second + 1);
-        for (auto* src : n->src) stack.push_back(src);
-      }
-      stage[red] = st;
-    }
     int stages = 0;
     for (auto& [red, st] : stage) stages = std::max(stages, st + 1);
     for (int st = 0; st < stages; ++st) {
       std::vector<const Node*> reds;
       for (const Node* red : reductions) {
-        if (stage[red] == st) reds.push_back(red);
+        if (stage.at(red) == st) reds.push_back(red);
       }
       std::string shape = p.rows ? "[BLOCK_M, BLOCK_R]" : "[BLOCK_R, BLOCK_I]";
       // A looped floating sum carries each lane's rounding error in a compensation term (Neumaier), so that a

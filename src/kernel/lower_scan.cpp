@@ -222,10 +222,8 @@ void lower_scan(KernelJob& job) {
   // _aten_scan_tile(x, BLOCK_M, BLOCK_R, levels, is cumprod, rounding type): ATen's levels on a row tile.
   auto aten_tile = [&](const Node* scan, const TExpr* x) {
     job.kernel.needs_aten_scan_tile = true;
-    TExpr e{TOp::Call, "_aten_scan_tile"};
-    e.args = {x, b.var("BLOCK_M"), block_r, b.i(p.levels), b.var(scan->op == Op::Cumprod ? "True" : "False"),
-              b.var(round_name(scan->dtype))};
-    return job.arena.make(e);
+    const TExpr* prod = b.var(scan->op == Op::Cumprod ? "True" : "False");
+    return b.call("_aten_scan_tile", {x, b.var("BLOCK_M"), block_r, b.i(p.levels), prod, b.var(round_name(scan->dtype))});
   };
   auto combine = [&](const Node* scan, const TExpr* x, const TExpr* y) {
     const TExpr* v = scan->op == Op::Cumsum ? b.add(x, y) : b.mul(x, y);

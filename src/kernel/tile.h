@@ -42,8 +42,6 @@ enum class TOp {
   Cdiv,       // tl.cdiv(a, b)
   ElementTy,  // args[0].dtype.element_ty (the pointee type of a pointer)
   Min2,       // min(a, b) on scalars (Python builtin inside jit code)
-  RoundTf32,  // _round_tf32(args[0], args[1]): an fp32 dot operand rounded to TF32 (nearest, ties to even) when args[1] (the
-              // PRECISION) is "tf32", as cuDNN does; the printer emits the helper once
   Call,       // name(args...): a @triton.jit helper printed once per file (see Kernel's needs_* flags)
 };
 
@@ -86,7 +84,7 @@ struct Kernel {
   std::vector<TStmt> body;
   bool needs_mul_combine = false;  // a Prod reduction: the printer emits the combine function once
   bool needs_num_sms = false;      // its launch sizes a persistent grid by the multiprocessor count
-  bool needs_round_tf32 = false;   // uses RoundTf32: the printer emits its helper once
+  bool needs_round_tf32 = false;   // calls _round_tf32 (Op::RoundTf32): the printer emits the helper once
   bool needs_aten_scan_tile = false;  // it scans tiles in ATen's CUDA order: the printer emits _aten_scan_tile
 };
 
