@@ -129,6 +129,21 @@ std::string write_model(const TraceResult& trace, const Graph& graph, const Forw
     w.line("    return a * b");
     w.line();
   }
+  bool nan_combine = false;
+  for (const auto& k : plan.kernels) nan_combine = nan_combine || k.needs_nan_combine;
+  if (nan_combine) {
+    w.line();
+    w.line("@triton.jit");
+    w.line("def _nan_max(a, b):");
+    w.line("    # PyTorch's max: a NaN wins (tl.max keeps the number on the GPU)");
+    w.line("    return tl.maximum(a, b, propagate_nan=tl.PropagateNan.ALL)");
+    w.line();
+    w.line();
+    w.line("@triton.jit");
+    w.line("def _nan_min(a, b):");
+    w.line("    return tl.minimum(a, b, propagate_nan=tl.PropagateNan.ALL)");
+    w.line();
+  }
   bool round_tf32 = false;
   for (const auto& k : plan.kernels) round_tf32 = round_tf32 || k.needs_round_tf32;
   if (round_tf32) {

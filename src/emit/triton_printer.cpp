@@ -105,7 +105,14 @@ std::string print(const TExpr* e, int& prec) {
       return std::string(spelling(e->op).text) + "(" + print_at(e->args[0], 0) + ", axis=" + std::to_string(e->ival) +
              ", keep_dims=True)";
     case TOp::Prod:
-      return "tl.reduce(" + print_at(e->args[0], 0) + ", " + std::to_string(e->ival) + ", _mul_combine, keep_dims=True)";
+    case TOp::NanMax:
+    case TOp::NanMin:
+      return "tl.reduce(" + print_at(e->args[0], 0) + ", " + std::to_string(e->ival) + ", " +
+             (e->op == TOp::Prod ? "_mul_combine" : e->op == TOp::NanMax ? "_nan_max" : "_nan_min") + ", keep_dims=True)";
+    case TOp::NanMaximum:
+    case TOp::NanMinimum:
+      return std::string(e->op == TOp::NanMaximum ? "tl.maximum(" : "tl.minimum(") + print_at(e->args[0], 0) + ", " +
+             print_at(e->args[1], 0) + ", propagate_nan=tl.PropagateNan.ALL)";
     case TOp::Cumsum:
     case TOp::Cumprod:
       return std::string(e->op == TOp::Cumsum ? "tl.cumsum(" : "tl.cumprod(") + print_at(e->args[0], 0) +

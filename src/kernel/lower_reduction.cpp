@@ -257,21 +257,14 @@ void lower_reduction(KernelJob& job) {
     return b.reduce(TOp::Min, b.op(TOp::Where, {hit, idx, R}), red_axis);
   };
 
-  // A max/min that keeps NaN (str "nan", the partials of a split argmax): NaN when a candidate is NaN, else
-  // the extreme value (tl.max alone drops NaN on the GPU).
-  auto nan_extreme = [&](const Node* red, const TExpr* v, std::vector<TStmt>& out) {
-    if (v->op != TOp::Var) {
-      std::string cand = ve.fresh("cand");
-      out.push_back(TileBuilder::assign(cand, v));
-      v = b.var(cand);
-    }
-    std::string any = ve.fresh("any_nan");
-    out.push_back(TileBuilder::assign(
-        any, b.op(TOp::Gt, {b.reduce(TOp::Max, b.cast(b.op(TOp::Ne, {v, v}), DType::Int32), red_axis), b.i(0)})));
-    return b.op(TOp::Where, {b.var(any), b.f(std::numeric_limits<double>::quiet_NaN()),
-                             b.reduce(reduce_op(red->op), v, red_axis)});
+  // A floating max/min keeps NaN, as PyTorch's does (tl.max drops it on the GPU): a NaN-propagating combine.
+  auto reduce_value = [&](const Node* red, const TExpr* v) {
+    if (red->op == Op::Prod) job.kernel.needs_mul_combine = true;
+    bool nan = (red->op == Op::Max || red->op == Op::Min) && is_floating(red->src[0]->dtype);
+    if (!nan) return b.reduce(reduce_op(red->op), v, red_axis);
+    job.kernel.needs_nan_combine = true;
+    return b.reduce(red->op == Op::Max ? TOp::NanMax : TOp::NanMin, v, red_axis);
   };
-  auto keeps_nan = [](const Node* red) { return red->attr.str == "nan"; };
 
   std::vector<const Node*> reductions;
   for (auto* n : g.nodes) {
@@ -283,9 +276,7 @@ void lower_reduction(KernelJob& job) {
     ve.on_reduce = [&](const Node* red) -> const TExpr* {
       const TExpr* v = masked_input(red);
       if (red->op == Op::ArgMax || red->op == Op::ArgMin) return arg_pick(red, v, r_var, body);
-      if (keeps_nan(red)) return nan_extreme(red, v, body);
-      if (red->op == Op::Prod) job.kernel.needs_mul_combine = true;
-      return b.reduce(reduce_op(red->op), v, red_axis);
+      return reduce_value(red, v);
     };
     for (auto* o : g.outputs) ve.store(o, group_map(g, o), ve.value(o, group_map(g, o)));
   } else {
@@ -348,11 +339,6 @@ void lower_reduction(KernelJob& job) {
           loop.body.push_back(TileBuilder::assign(better, win));
           loop.body.push_back(TileBuilder::assign(acc_i, b.op(TOp::Where, {b.var(better), r_var, b.var(acc_i)})));
           loop.body.push_back(TileBuilder::assign(acc, b.op(TOp::Where, {b.var(better), v, a})));
-        } else if (keeps_nan(red)) {
-          // A lane's accumulator turns NaN at its first NaN and stays NaN.
-          TOp cmp = red->op == Op::Max ? TOp::Gt : TOp::Lt;
-          loop.body.push_back(TileBuilder::assign(
-              acc, b.op(TOp::Where, {b.op(TOp::Or, {b.op(cmp, {v, a}), b.op(TOp::Ne, {v, v})}), v, a})));
         } else if (!comps[k].empty()) {
           // t = acc + v; comp += the part of the smaller operand that t lost; acc = t
           std::string t = ve.fresh("t");
@@ -365,8 +351,11 @@ void lower_reduction(KernelJob& job) {
               comps[k], b.add(b.var(comps[k]), b.op(TOp::Where, {a_bigger, lost_v, lost_a}))));
           loop.body.push_back(TileBuilder::assign(acc, tv));
         } else {
+          // (a lane's floating max/min turns NaN at its first NaN and stays NaN)
+          bool fp = is_floating(red->src[0]->dtype);
           TOp combine = red->op == Op::Sum ? TOp::Add : red->op == Op::Prod ? TOp::Mul
-                        : red->op == Op::Max ? TOp::Maximum : TOp::Minimum;
+                        : red->op == Op::Max ? (fp ? TOp::NanMaximum : TOp::Maximum)
+                                             : (fp ? TOp::NanMinimum : TOp::Minimum);
           loop.body.push_back(TileBuilder::assign(acc, b.op(combine, {a, v})));
         }
       }
@@ -377,8 +366,6 @@ void lower_reduction(KernelJob& job) {
         std::string name = ve.fresh(ValueEmitter::value_name(red->op));
         if (!acc_is[k].empty()) {
           body.push_back(TileBuilder::assign(name, arg_pick(red, b.var(accs[k]), b.var(acc_is[k]), body)));
-        } else if (keeps_nan(red)) {
-          body.push_back(TileBuilder::assign(name, nan_extreme(red, b.var(accs[k]), body)));
         } else if (!comps[k].empty()) {
           // The lanes are added in fp64 (a few per output), so the result is the lanes' sum rounded once. An
           // infinite or NaN lane sum makes its compensation NaN: such a lane keeps its plain sum.
@@ -390,8 +377,7 @@ void lower_reduction(KernelJob& job) {
           body.push_back(TileBuilder::assign(
               name, b.cast(b.reduce(reduce_op(red->op), lane, red_axis), DType::Float32)));
         } else {
-          if (red->op == Op::Prod) job.kernel.needs_mul_combine = true;
-          body.push_back(TileBuilder::assign(name, b.reduce(reduce_op(red->op), b.var(accs[k]), red_axis)));
+          body.push_back(TileBuilder::assign(name, reduce_value(red, b.var(accs[k]))));
         }
         done[red] = b.var(name);
       }

@@ -31,9 +31,11 @@ enum class TOp {
   Load,       // tl.load(args[0], mask=args[1]?, other=args[2]?)   (mask/other may be absent)
   Where,      // tl.where(c, a, b)
   Maximum, Minimum,
+  NanMaximum, NanMinimum,  // tl.maximum(a, b, propagate_nan=ALL): NaN wins, as in PyTorch (floats)
   Exp, Exp2, Log, Sqrt, Rsqrt, Sin, Cos, Sigmoid, Erf, Abs, Floor,
   Cast,       // args[0].to(dtype), or args[0].to(args[1]) when a second operand gives the type
   Sum, Max, Min, Prod, ArgMax, ArgMin,  // tl.sum(args[0], axis=ival); Prod uses a combine function
+  NanMax, NanMin,  // a float max/min that keeps NaN (tl.max drops it on the GPU): tl.reduce with _nan_max/_nan_min
   Cumsum, Cumprod,  // tl.cumsum(args[0], axis=ival, reverse=name == "reverse")
   Dot,        // tl.dot(a, b, acc, input_precision=args[3])
   Zeros,      // tl.zeros(shape_text, dtype)
@@ -83,6 +85,7 @@ struct Kernel {
   std::vector<KernelParam> params;
   std::vector<TStmt> body;
   bool needs_mul_combine = false;  // a Prod reduction: the printer emits the combine function once
+  bool needs_nan_combine = false;  // a NanMax/NanMin reduction: _nan_max and _nan_min, printed once
   bool needs_num_sms = false;      // its launch sizes a persistent grid by the multiprocessor count
   bool needs_round_tf32 = false;   // calls _round_tf32 (Op::RoundTf32): the printer emits the helper once
   bool needs_aten_scan_tile = false;  // it scans tiles in ATen's CUDA order: the printer emits _aten_scan_tile

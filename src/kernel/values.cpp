@@ -346,7 +346,7 @@ const TExpr* ValueEmitter::pointwise(const Node* n, std::vector<const TExpr*> a)
     case Op::Cos: return b_.op(TOp::Cos, {a[0]});
     case Op::Sigmoid: return b_.op(TOp::Sigmoid, {a[0]});
     case Op::Erf: return b_.op(TOp::Erf, {a[0]});
-    case Op::Relu: return b_.op(TOp::Maximum, {a[0], zero});
+    case Op::Relu: return b_.op(fp ? TOp::NanMaximum : TOp::Maximum, {a[0], zero});  // relu(NaN) is NaN
     case Op::Tanh: {
       // Triton 3.6 has no tl.tanh: tanh(x) = sign(x) * (1 - e) / (1 + e), e = exp(-2|x|), stable for all x.
       std::string e = fresh("e");
@@ -377,8 +377,8 @@ const TExpr* ValueEmitter::pointwise(const Node* n, std::vector<const TExpr*> a)
       if (e->op == Op::Const) return power(b_, a[0], e->attr.f);
       return b_.op(TOp::Exp, {b_.mul(a[1], b_.op(TOp::Log, {a[0]}))});
     }
-    case Op::Maximum: return b_.op(TOp::Maximum, {a[0], a[1]});
-    case Op::Minimum: return b_.op(TOp::Minimum, {a[0], a[1]});
+    case Op::Maximum: return b_.op(fp ? TOp::NanMaximum : TOp::Maximum, {a[0], a[1]});
+    case Op::Minimum: return b_.op(fp ? TOp::NanMinimum : TOp::Minimum, {a[0], a[1]});
     case Op::Eq: return b_.op(TOp::Eq, {a[0], a[1]});
     case Op::Ne: return b_.op(TOp::Ne, {a[0], a[1]});
     case Op::Lt: return b_.op(TOp::Lt, {a[0], a[1]});

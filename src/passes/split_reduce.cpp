@@ -7,9 +7,9 @@
 // P * C of the row viewed as [K..., P, C] and the T = R - P * C left over as a tail:
 //   argmax(x, -1) => where(tail wins, T_idx + P * C, sum(where(iota_P == argmax(v, -1), i + iota_P * C, 0), -1))
 //     i = argmax(x'[K..., P, C], -1)          the first maximum of each chunk (or its first NaN)
-//     v = max(x'[K..., P, C], -1) "nan"       each chunk's maximum, NaN when the chunk holds one
-//     T_idx, T_v = argmax, max "nan" of x[..., P * C:]
-//     tail wins = T_v > max(v, -1) "nan", or T_v is NaN and max(v) is not
+//     v = max(x'[K..., P, C], -1)       each chunk's maximum, NaN when the chunk holds one
+//     T_idx, T_v = argmax, max of x[..., P * C:]
+//     tail wins = T_v > max(v, -1), or T_v is NaN and max(v) is not
 // PyTorch's rules carry over: v is NaN exactly for chunks holding a NaN and chunks are in index order, so the
 // argmax over v picks the chunk holding the first NaN, else the first chunk reaching the maximum, and its
 // first index; the tail, after every chunk, wins only strictly (or with the first NaN when no chunk has one).
@@ -62,14 +62,9 @@ const Node* reshaped(Graph& g, const Node* n, const Shape& to) {
   return viewed(g, n, to, [&](const Node* leaf) { return g.reshape(leaf, to, leaf->loc); });
 }
 
-// max (argmax) or min (argmin) over `axis`, NaN when a reduced value is (for floats; see ops.def).
+// max (argmax) or min (argmin) over `axis`: NaN when a reduced value is (floating max/min keep NaN).
 const Node* extreme(Graph& g, const Node* arg, const Node* x, int64_t axis) {
-  Op op = arg->op == Op::ArgMax ? Op::Max : Op::Min;
-  const Node* r = g.reduce(op, x, {axis}, false, arg->loc);
-  if (!is_floating(x->dtype)) return r;
-  Attr a = r->attr;
-  a.str = "nan";
-  return g.make(op, r->dtype, r->shape, {x}, a, arg->loc);
+  return g.reduce(arg->op == Op::ArgMax ? Op::Max : Op::Min, x, {axis}, false, arg->loc);
 }
 
 // The split argmax/argmin of `x` (shaped [K..., R], reduced over its last dim) described at the top.
