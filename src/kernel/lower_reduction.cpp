@@ -22,6 +22,10 @@ namespace {
 const int64_t kMaxTile = 16384;  // elements held by one program in the persistent form
 const int64_t kLoopChunk = 8192;  // chunk of a looped row (with 16 warps)
 const int64_t kLoopProgramsPerSm = 2;  // persistent grid of looped rows
+// A lane's serial floating sum over at most this many chunks is left plain; over more it is compensated, once
+// per kCompensateEvery chunks (a plain partial sum of that many chunks is added into the compensated one).
+const int64_t kPlainChunks = 16;
+const int64_t kCompensateEvery = 8;
 
 TOp reduce_op(Op op) {
   switch (op) {
@@ -296,15 +300,20 @@ void lower_reduction(KernelJob& job) {
         if (stage.at(red) == st) reds.push_back(red);
       }
       std::string shape = p.rows ? "[BLOCK_M, BLOCK_R]" : "[BLOCK_R, BLOCK_I]";
-      // A looped floating sum carries each lane's rounding error in a compensation term (Neumaier), so that a
-      // lane's serial sum over many chunks is as accurate as a tree: measured on red_sum_min_keepdim_false
-      // (16384 fp32 terms per output), the plain serial sum was 1.5e-4 from the exact result and failed 1e-4
-      // against PyTorch, whose own error was 9.3e-5; compensated, with the lanes added in fp64, 1.5e-5 (on the
-      // CPU through the interpreter; about half an ulp of the result).
-      std::vector<std::string> accs, acc_is, comps;
+      // A looped floating sum over many chunks carries each lane's rounding error in a compensation term
+      // (Neumaier), so that a lane's serial sum is as accurate as a tree: measured on red_sum_min_keepdim_false
+      // (16384 fp32 terms per output, 256 chunks), the plain serial sum was 1.5e-4 from the exact result and
+      // failed 1e-4 against PyTorch, whose own error was 9.3e-5; compensated, with the lanes added in fp64,
+      // 1.5e-5 (on the CPU through the interpreter; about half an ulp of the result). The compensation runs
+      // once per kCompensateEvery chunks, on their plain partial sum: per chunk it doubled the time of
+      // memory-bound loops on the H200 (tests/gpu/rows_experiment.py: 32768^2 mat-vec 0.96 -> 2.1 ms). Sums
+      // over at most kPlainChunks chunks per lane (a softmax's row, a mat-vec's) stay plain.
+      int64_t chunks = (p.r + p.block_r - 1) / p.block_r;
+      bool blocked = chunks > kPlainChunks;
+      std::vector<std::string> accs, acc_is, comps, parts;
       for (const Node* red : reds) {
         bool arg = red->op == Op::ArgMax || red->op == Op::ArgMin;
-        bool compensated = red->op == Op::Sum && acc_type(red->src[0]) == DType::Float32;
+        bool compensated = blocked && red->op == Op::Sum && acc_type(red->src[0]) == DType::Float32;
         accs.push_back(ve.fresh("acc"));
         acc_is.push_back(arg ? ve.fresh("acc_idx") : "");
         comps.push_back(compensated ? ve.fresh("comp") : "");
@@ -312,14 +321,27 @@ void lower_reduction(KernelJob& job) {
                                                                acc_type(red->src[0]))));
         if (arg) body.push_back(TileBuilder::assign(acc_is.back(), b.zeros(shape, DType::Int32)));
         if (compensated) body.push_back(TileBuilder::assign(comps.back(), b.zeros(shape, DType::Float32)));
+        parts.push_back(compensated ? ve.fresh("part") : "");
       }
-      TStmt loop{TStmtKind::For};
-      loop.var = "r0";
-      loop.start = b.i(0);
-      loop.stop = R;
-      loop.step = block_r;
-      setup_chunk(b.var("r0"), loop.body);
+      // blocked: for r0 in range(0, R, BLOCK_R * kCompensateEvery): part = 0; for r1 in range(r0, ...): part += v;
+      // then the compensated add of part. Otherwise one loop over the chunks.
+      TStmt outer{TStmtKind::For};
+      outer.var = "r0";
+      outer.start = b.i(0);
+      outer.stop = R;
+      outer.step = blocked ? b.mul(block_r, b.i(kCompensateEvery)) : block_r;
+      TStmt inner{TStmtKind::For};
+      inner.var = "r1";
+      inner.start = b.var("r0");
+      inner.stop = b.op(TOp::Min2, {b.add(b.var("r0"), outer.step), R});
+      inner.step = block_r;
+      TStmt& loop = blocked ? inner : outer;
+      for (size_t k = 0; k < reds.size(); ++k) {
+        if (!parts[k].empty()) outer.body.push_back(TileBuilder::assign(parts[k], b.zeros(shape, DType::Float32)));
+      }
+      setup_chunk(b.var(loop.var), loop.body);
       ve.out = &loop.body;
+      std::vector<TStmt> after;  // the compensated adds, after a block's chunks
       ve.clear_cache();
       for (auto& [node, value] : done) ve.keep_in_cache(node, group_map(g, node), value);
       for (size_t k = 0; k < reds.size(); ++k) {
@@ -340,16 +362,18 @@ void lower_reduction(KernelJob& job) {
           loop.body.push_back(TileBuilder::assign(acc_i, b.op(TOp::Where, {b.var(better), r_var, b.var(acc_i)})));
           loop.body.push_back(TileBuilder::assign(acc, b.op(TOp::Where, {b.var(better), v, a})));
         } else if (!comps[k].empty()) {
-          // t = acc + v; comp += the part of the smaller operand that t lost; acc = t
+          loop.body.push_back(TileBuilder::assign(parts[k], b.add(b.var(parts[k]), v)));
+          // after the chunks of a block: t = acc + part; comp += what t lost of the smaller operand; acc = t
+          const TExpr* pv = b.var(parts[k]);
           std::string t = ve.fresh("t");
-          loop.body.push_back(TileBuilder::assign(t, b.add(a, v)));
+          after.push_back(TileBuilder::assign(t, b.add(a, pv)));
           const TExpr* tv = b.var(t);
-          const TExpr* lost_v = b.add(b.op(TOp::Sub, {a, tv}), v);
-          const TExpr* lost_a = b.add(b.op(TOp::Sub, {v, tv}), a);
-          const TExpr* a_bigger = b.op(TOp::Ge, {b.op(TOp::Abs, {a}), b.op(TOp::Abs, {v})});
-          loop.body.push_back(TileBuilder::assign(
-              comps[k], b.add(b.var(comps[k]), b.op(TOp::Where, {a_bigger, lost_v, lost_a}))));
-          loop.body.push_back(TileBuilder::assign(acc, tv));
+          const TExpr* lost_p = b.add(b.op(TOp::Sub, {a, tv}), pv);
+          const TExpr* lost_a = b.add(b.op(TOp::Sub, {pv, tv}), a);
+          const TExpr* a_bigger = b.op(TOp::Ge, {b.op(TOp::Abs, {a}), b.op(TOp::Abs, {pv})});
+          after.push_back(TileBuilder::assign(
+              comps[k], b.add(b.var(comps[k]), b.op(TOp::Where, {a_bigger, lost_p, lost_a}))));
+          after.push_back(TileBuilder::assign(acc, tv));
         } else {
           // (a lane's floating max/min turns NaN at its first NaN and stays NaN)
           bool fp = is_floating(red->src[0]->dtype);
@@ -359,7 +383,11 @@ void lower_reduction(KernelJob& job) {
           loop.body.push_back(TileBuilder::assign(acc, b.op(combine, {a, v})));
         }
       }
-      body.push_back(std::move(loop));
+      if (blocked) {
+        outer.body.push_back(std::move(inner));
+        for (auto& st : after) outer.body.push_back(std::move(st));
+      }
+      body.push_back(std::move(outer));
       ve.out = &body;
       for (size_t k = 0; k < reds.size(); ++k) {
         const Node* red = reds[k];
