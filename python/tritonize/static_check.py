@@ -53,6 +53,10 @@ PYTHON_METHODS = {
     "join", "format", "index", "count", "startswith", "endswith", "lower", "upper", "replace", "strip",
 }
 
+# Methods of a @triton.jit kernel that compile or look up without launching (a launcher sizing its grid from the
+# compiled kernel's registers); allowed on what is not a tensor.
+TRITON_KERNEL_METHODS = {"warmup", "_init_handles"}
+
 # Attributes of a tensor that are again a (view of the) tensor.
 TENSOR_VIEW_ATTRIBUTES = {"T", "mT", "H", "mH", "real", "imag", "data"}
 
@@ -658,7 +662,7 @@ class _Scope:
             return
         if func.attr in TENSOR_FREE_METHODS:
             return
-        if func.attr in PYTHON_METHODS and not self.is_tensor(owner):
+        if func.attr in PYTHON_METHODS | TRITON_KERNEL_METHODS and not self.is_tensor(owner):
             return
         if func.attr in STREAM_METHODS:
             return  # flagged file-wide

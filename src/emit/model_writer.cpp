@@ -48,8 +48,9 @@ void write_launcher(Writer& w, const Kernel& k, const Launch& l, const ForwardPl
   // Launcher parameters: the kernel's input tensors; its outputs are allocated here and returned.
   std::vector<std::string> inputs, outputs;
   auto produced = [&](const std::string& v) { return std::find(l.produces.begin(), l.produces.end(), v) != l.produces.end(); };
+  auto scratch = [&](const std::string& v) { return std::find(l.scratch.begin(), l.scratch.end(), v) != l.scratch.end(); };
   for (const auto& a : l.args) {
-    if (!is_pointer(k, a.param)) continue;
+    if (!is_pointer(k, a.param) || scratch(a.value)) continue;
     if (produced(a.value)) outputs.push_back(a.param);
     else inputs.push_back(a.param);
   }
@@ -79,21 +80,28 @@ void write_launcher(Writer& w, const Kernel& k, const Launch& l, const ForwardPl
     std::string x = strip_ptr(inputs.front());
     w.line("conv_precision = \"ieee\" if " + x + ".dtype != torch.float32 else _fp32_conv_precision(" + x + ")");
   }
-  for (const auto& line : l.setup) w.line(line);
-  std::string grid;
-  for (const auto& g : l.grid) grid += g + ", ";
-  w.line(k.name + "[(" + grid.substr(0, grid.size() - 1) + ")](");
-  w.indent();
+  for (std::string line : l.setup) {
+    for (size_t at; (at = line.find("{device}")) != std::string::npos;) line.replace(at, 8, device);
+    w.line(line);
+  }
   std::string tensors, sizes;
   for (const auto& a : l.args) {
     if (is_pointer(k, a.param)) tensors += (tensors.empty() ? "" : ", ") + strip_ptr(a.param);
     else sizes += (sizes.empty() ? "" : ", ") + a.param + "=" + a.value;
   }
-  w.line(tensors + ",");
-  if (!sizes.empty()) w.line(sizes + ",");
   std::string opts = "num_warps=" + std::to_string(l.num_warps);
   if (l.num_stages > 0) opts += ", num_stages=" + std::to_string(l.num_stages);
   if (!l.fp_fusion) opts += ", enable_fp_fusion=False";
+  if (!l.coop_groups.empty()) {
+    w.line("programs = _coop_programs(" + k.name + ", " + l.coop_tiles + ", " + l.coop_groups + ", (" + tensors +
+           ",), dict(" + (sizes.empty() ? "" : sizes + ", ") + opts + "))");
+  }
+  std::string grid;
+  for (const auto& g : l.grid) grid += g + ", ";
+  w.line(k.name + "[(" + grid.substr(0, grid.size() - 1) + ")](");
+  w.indent();
+  w.line(tensors + ",");
+  if (!sizes.empty()) w.line(sizes + ",");
   w.line(opts + ",");
   w.dedent();
   w.line(")");
@@ -180,6 +188,43 @@ std::string write_model(const TraceResult& trace, const Graph& graph, const Forw
     w.line("            w = tl.where(col >= 1 << m, (w + low).to(ROUND).to(tl.float32), w)");
     w.line("        x = tl.reshape(w, [ROWS, TILE])");
     w.line("    return x");
+    w.line();
+  }
+  bool coop = false;
+  for (const auto& k : plan.kernels) coop = coop || k.needs_coop;
+  if (coop) {
+    w.line();
+    w.line("@triton.jit");
+    w.line("def _zero_counts_kernel(count_ptr, N, BLOCK: tl.constexpr):");
+    w.line("    i = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)");
+    w.line("    tl.store(count_ptr + i, 0, mask=i < N)");
+    w.line();
+    w.line();
+    w.line("def _coop_split(size, chunk):");
+    w.line("    # Cooperative rows: (programs per row, elements each holds). One program holding the whole row under");
+    w.line("    # TRITON_INTERPRET on the CPU, where programs run one after another and none may wait for another.");
+    w.line("    if not torch.cuda.is_available():");
+    w.line("        return 1, triton.next_power_of_2(size)");
+    w.line("    return triton.cdiv(size, chunk), chunk");
+    w.line();
+    w.line();
+    w.line("def _coop_programs(kernel, tiles, groups, args, meta):");
+    w.line("    # The programs of a row wait for each other, so every program of the grid must be resident at once:");
+    w.line("    # as many as the multiprocessors hold together (from the compiled kernel's registers, shared memory and");
+    w.line("    # threads; at most 4 each), in whole groups.");
+    w.line("    if not torch.cuda.is_available():");
+    w.line("        return 1");
+    w.line("    compiled = kernel.warmup(*args, grid=(1,), **meta)");
+    w.line("    compiled._init_handles()");
+    w.line("    props = torch.cuda.get_device_properties(args[0].device)");
+    w.line("    threads = 32 * meta[\"num_warps\"]");
+    w.line("    per_sm = min(4, props.regs_per_multiprocessor // (-(-max(compiled.n_regs, 1) // 8) * 8 * threads),");
+    w.line("                 props.max_threads_per_multi_processor // threads,");
+    w.line("                 props.shared_memory_per_multiprocessor // (compiled.metadata.shared + 1024))");
+    w.line("    programs = per_sm * props.multi_processor_count // groups * groups");
+    w.line("    if programs == 0:");
+    w.line("        raise RuntimeError(f\"a row's {groups} programs do not fit on the GPU at once\")");
+    w.line("    return min(tiles, programs)");
     w.line();
   }
   bool num_sms = false;
@@ -289,7 +334,7 @@ std::string write_model(const TraceResult& trace, const Graph& graph, const Forw
     const Launch& l = plan.launches[i];
     std::string args, outs;
     for (const auto& a : l.args) {
-      if (!is_pointer(k, a.param)) continue;
+      if (!is_pointer(k, a.param) || std::find(l.scratch.begin(), l.scratch.end(), a.value) != l.scratch.end()) continue;
       if (std::find(l.produces.begin(), l.produces.end(), a.value) != l.produces.end()) outs += (outs.empty() ? "" : ", ") + a.value;
       else args += (args.empty() ? "" : ", ") + a.value;
     }

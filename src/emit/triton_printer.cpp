@@ -89,12 +89,17 @@ std::string print(const TExpr* e, int& prec) {
     case TOp::Neg: prec = kUnaryPrec; return "-" + print_at(e->args[0], kUnaryPrec);
     case TOp::Not: prec = kUnaryPrec; return "~" + print_at(e->args[0], kUnaryPrec);
     case TOp::ProgramId: return "tl.program_id(" + std::to_string(e->ival) + ")";
+    case TOp::NumPrograms: return "tl.num_programs(" + std::to_string(e->ival) + ")";
     case TOp::Arange: return "tl.arange(0, " + print_at(e->args[0], 0) + ")";
     case TOp::Load: {
       std::string s = "tl.load(" + print_at(e->args[0], 0);
       if (e->args.size() > 1) s += ", mask=" + print_at(e->args[1], 0);
       if (e->args.size() > 2) s += ", other=" + print_at(e->args[2], 0);
+      if (e->name == "volatile") s += ", volatile=True";
       return s + ")";
+    }
+    case TOp::AtomicAdd: {
+      return "tl.atomic_add(" + print_at(e->args[0], 0) + ", " + print_at(e->args[1], 0) + ", sem=\"" + e->name + "\")";
     }
     case TOp::Cast:  // to a fixed type, or (two operands) to a type computed in the kernel
       return print_at(e->args[0], kAtomPrec) + ".to(" +
@@ -160,6 +165,13 @@ void print_stmts(Writer& w, const std::vector<TStmt>& body) {
         w.dedent();
         break;
       }
+      case TStmtKind::While:
+        w.line("while " + print_at(s.value, 0) + ":");
+        w.indent();
+        print_stmts(w, s.body);
+        w.dedent();
+        break;
+      case TStmtKind::Barrier: w.line("tl.debug_barrier()"); break;
       case TStmtKind::Comment: w.line("# " + s.text); break;
       case TStmtKind::Blank: w.line(); break;
     }

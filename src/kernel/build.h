@@ -41,6 +41,11 @@ class TileBuilder {
     if (!y) return x;
     return op(TOp::And, {x, y});
   }
+  const TExpr* num_programs(int axis) {
+    TExpr e{TOp::NumPrograms};
+    e.ival = axis;
+    return a_.make(e);
+  }
   const TExpr* program_id(int axis) {
     TExpr e{TOp::ProgramId};
     e.ival = axis;

@@ -25,6 +25,14 @@ const int64_t kLoopProgramsPerSm = 2;  // persistent grid of looped rows
 // A lane's serial floating sum over at most this many chunks is left plain; over more it is compensated, once
 // per kCompensateEvery chunks (a plain partial sum of that many chunks is added into the compensated one).
 const int64_t kPlainChunks = 16;
+// Cooperative rows (below): rows at least this long, split into chunks of kCoopChunk (kCoopLongChunk from
+// kCoopLongRow), with one warp per 1024 elements (the fastest forms measured on the H200 by
+// tests/gpu/rows_experiment.py: 8192 x 50257 log_softmax 1.21 ms against 1.46 ms for three passes on the
+// persistent grid; 1024 x 262144 0.63 ms, 81% of the bandwidth floor, against 1.04 ms).
+const int64_t kCoopMinRow = 32768;
+const int64_t kCoopChunk = 4096;
+const int64_t kCoopLongRow = 131072;
+const int64_t kCoopLongChunk = 8192;
 const int64_t kCompensateEvery = 8;
 
 TOp reduce_op(Op op) {
@@ -153,9 +161,57 @@ void lower_reduction(KernelJob& job) {
       std::none_of(g.outputs.begin(), g.outputs.end(), [&](const Node* o) { return o->shape == g.space; }) &&
       std::all_of(stage.begin(), stage.end(), [](const auto& rs) { return rs.second == 0; });
 
+  // Cooperative rows: a long row read more than once (a softmax, a norm) is split over GROUPS programs that
+  // run at the same time, each holding one chunk in registers, so the row is read from memory once. Each
+  // reduction is one exchange: every program stores its chunk's partial result, counts itself in on the row's
+  // counter and waits until the row's GROUPS programs have (round k waits for (k + 1) * GROUPS), then combines
+  // the GROUPS partials in index order. A program waits only for programs of its own tile group, and all
+  // programs are resident at once (the launcher's _coop_programs sizes the grid from the compiled kernel), so
+  // the waits end. Under the interpreter, where programs run one after another, a row is one group of one.
+  // Only reductions whose partials combine exactly like the whole (floating sum, max, min) and full-size
+  // outputs (stored by the program holding the chunk).
+  bool coop =
+      p.rows && !p.persistent && !one_pass && p.r >= kCoopMinRow &&
+      std::all_of(g.outputs.begin(), g.outputs.end(), [&](const Node* o) { return o->shape == g.space; }) &&
+      std::all_of(stage.begin(), stage.end(), [](const auto& rs) {
+        Op op = rs.first->op;
+        return (op == Op::Sum || op == Op::Max || op == Op::Min) && is_floating(rs.first->src[0]->dtype);
+      });
+
   const TExpr* pid = b.program_id(0);
+  TStmt coop_tiles{TStmtKind::For};
+  const TExpr* groups = nullptr;
+  if (coop) {
+    p.block_r = p.r >= kCoopLongRow ? kCoopLongChunk : kCoopChunk;
+    p.block_m = 1;
+    job.kernel.params.push_back({"work_ptr", ParamKind::Pointer});
+    job.launch.args.push_back({"work_ptr", "work"});
+    job.kernel.params.push_back({"count_ptr", ParamKind::Pointer});
+    job.launch.args.push_back({"count_ptr", "count"});
+    job.launch.scratch = {"work", "count"};
+    groups = job.constexpr_param("GROUPS", 0);
+    job.launch.args.back().value = "groups";
+    job.constexpr_param("GROUPS_P2", 0);
+    job.launch.args.back().value = "triton.next_power_of_2(groups)";
+    std::string m = std::to_string(p.m);
+    job.launch.setup.push_back("groups, block = _coop_split(" + std::to_string(p.r) + ", " +
+                               std::to_string(p.block_r) + ")");
+    job.launch.setup.push_back("work = torch.empty((" + m + " * groups * " + std::to_string(stage.size()) +
+                               ",), device={device}, dtype=torch.float32)");
+    job.launch.setup.push_back("count = torch.empty((" + m + ",), device={device}, dtype=torch.int32)");
+    job.launch.setup.push_back("_zero_counts_kernel[(triton.cdiv(" + m + ", 1024),)](count, " + m + ", BLOCK=1024)");
+    job.launch.coop_tiles = m + " * groups";
+    job.launch.coop_groups = "groups";
+    job.kernel.needs_coop = true;
+    coop_tiles.var = "tile";
+    coop_tiles.start = pid;
+    coop_tiles.stop = b.mul(b.i(p.m), groups);
+    coop_tiles.step = b.num_programs(0);
+    coop_tiles.body.push_back(TileBuilder::assign("row", b.op(TOp::FloorDiv, {b.var("tile"), groups})));
+    coop_tiles.body.push_back(TileBuilder::assign("part", b.op(TOp::Mod, {b.var("tile"), groups})));
+  }
   // Looped rows read more than once: the kernel body runs once per row tile, for tiles pid, pid + PROGRAMS, ...
-  bool row_loop = p.rows && !p.persistent && !one_pass;
+  bool row_loop = p.rows && !p.persistent && !one_pass && !coop;
   TStmt tiles{TStmtKind::For};
   if (row_loop) {
     int64_t row_tiles = (p.m + p.block_m - 1) / p.block_m;
@@ -168,10 +224,11 @@ void lower_reduction(KernelJob& job) {
                                std::to_string(kLoopProgramsPerSm) + ")");
     job.kernel.needs_num_sms = true;
   }
-  auto& body = row_loop ? tiles.body : job.kernel.body;
+  auto& body = coop ? coop_tiles.body : row_loop ? tiles.body : job.kernel.body;
   ve.out = &body;
   const TExpr* R = job.constexpr_param("R", p.r);
   const TExpr* block_r = job.constexpr_param("BLOCK_R", p.block_r);
+  if (coop) job.launch.args.back().value = "block";
   int red_axis = p.rows ? 1 : 0;
   std::string red_index = p.rows ? "None, :" : ":, None";
   ve.axis_mask.assign(2, nullptr);
@@ -180,7 +237,8 @@ void lower_reduction(KernelJob& job) {
     const TExpr* M = job.constexpr_param("M", p.m);
     const TExpr* block_m = job.constexpr_param("BLOCK_M", p.block_m);
     body.push_back(TileBuilder::assign(
-        "rows", b.add(b.mul(row_loop ? b.var("tile") : pid, block_m), b.expand(b.arange(block_m), ":, None"))));
+        "rows", b.add(b.mul(coop ? b.var("row") : row_loop ? b.var("tile") : pid, block_m),
+                      b.expand(b.arange(block_m), ":, None"))));
     const TExpr* rows = b.var("rows");
     ve.store_anchor = rows;
     if (p.m % p.block_m != 0) {
@@ -188,7 +246,7 @@ void lower_reduction(KernelJob& job) {
       ve.axis_mask[0] = b.var("row_mask");
     }
     ve.split_index(rows, p.outer, 0, "i");
-    job.launch.grid = {row_loop ? std::string("programs") : std::to_string((p.m + p.block_m - 1) / p.block_m)};
+    job.launch.grid = {row_loop || coop ? std::string("programs") : std::to_string((p.m + p.block_m - 1) / p.block_m)};
   } else {
     const TExpr* I = job.constexpr_param("I", p.i);
     const TExpr* block_i = job.constexpr_param("BLOCK_I", p.block_i);
@@ -222,7 +280,7 @@ void lower_reduction(KernelJob& job) {
     out.push_back(TileBuilder::assign(name, start ? b.add(start, ar) : ar));
     r_var = b.var(name);
     ve.axis_mask[red_axis] = nullptr;
-    if (p.r % p.block_r != 0) {
+    if (p.r % p.block_r != 0 || coop) {  // (a cooperative row's chunk size is chosen at launch)
       std::string mask = ve.fresh("r_mask");
       out.push_back(TileBuilder::assign(mask, b.lt(r_var, R)));
       ve.axis_mask[red_axis] = b.var(mask);
@@ -275,7 +333,46 @@ void lower_reduction(KernelJob& job) {
     if (op_kind(n->op) == OpKind::Reduce) reductions.push_back(n);
   }
 
-  if (p.persistent) {
+  if (coop) {
+    setup_chunk(b.mul(b.var("part"), block_r), body);
+    std::map<const Node*, const TExpr*> combined;  // each reduction's exchange, in rounds 0, 1, ...
+    ve.on_reduce = [&](const Node* red) -> const TExpr* {
+      auto it = combined.find(red);
+      if (it != combined.end()) return it->second;
+      int round = static_cast<int>(combined.size());
+      const TExpr* slot_base = b.mul(b.add(b.mul(b.var("rows"), groups), b.var("part")), b.i(stage.size()));
+      std::string partial = ve.fresh("partial");
+      body.push_back(TileBuilder::assign(partial, reduce_value(red, masked_input(red))));
+      body.push_back(TileBuilder::store(b.add(b.var("work_ptr"), b.add(slot_base, b.i(round))), b.var(partial), nullptr));
+      body.push_back(TStmt{TStmtKind::Barrier});  // every thread's store before the release
+      std::string seen = ve.fresh("seen");
+      const TExpr* counter = b.add(b.var("count_ptr"), b.var("row"));
+      TExpr arrive{TOp::AtomicAdd, "acq_rel"};
+      arrive.args = {counter, b.i(1)};
+      body.push_back(TileBuilder::assign(seen, b.add(job.arena.make(arrive), b.i(1))));
+      TStmt wait{TStmtKind::While};
+      wait.value = b.lt(b.var(seen), round == 0 ? groups : b.mul(groups, b.i(round + 1)));
+      TExpr poll{TOp::AtomicAdd, "acquire"};
+      poll.args = {counter, b.i(0)};
+      wait.body.push_back(TileBuilder::assign(seen, job.arena.make(poll)));
+      body.push_back(std::move(wait));
+      body.push_back(TStmt{TStmtKind::Barrier});
+      if (round == 0) {
+        body.push_back(TileBuilder::assign("group", b.expand(b.arange(b.var("GROUPS_P2")), "None, :")));
+      }
+      const TExpr* grp = b.var("group");
+      const TExpr* slots = b.add(b.mul(b.add(b.mul(b.var("rows"), groups), grp), b.i(stage.size())), b.i(round));
+      TExpr load{TOp::Load, "volatile"};
+      load.args = {b.add(b.var("work_ptr"), slots), b.lt(grp, groups), neutral(b, red->op, DType::Float32)};
+      std::string partials = ve.fresh("partials");
+      body.push_back(TileBuilder::assign(partials, job.arena.make(load)));
+      std::string name = ve.fresh(ValueEmitter::value_name(red->op));
+      body.push_back(TileBuilder::assign(name, reduce_value(red, b.var(partials))));
+      combined[red] = b.var(name);
+      return b.var(name);
+    };
+    for (auto* o : g.outputs) ve.store(o, group_map(g, o), ve.value(o, group_map(g, o)));
+  } else if (p.persistent) {
     setup_chunk(nullptr, body);
     ve.on_reduce = [&](const Node* red) -> const TExpr* {
       const TExpr* v = masked_input(red);
@@ -442,8 +539,9 @@ void lower_reduction(KernelJob& job) {
     }
   }
   if (row_loop) job.kernel.body.push_back(std::move(tiles));
+  if (coop) job.kernel.body.push_back(std::move(coop_tiles));
   int64_t tile = (p.rows ? p.block_m : p.block_i) * p.block_r;
-  job.launch.num_warps = static_cast<int>(std::clamp<int64_t>(tile / 512, 1, 16));
+  job.launch.num_warps = static_cast<int>(std::clamp<int64_t>(tile / (coop ? 1024 : 512), 1, 16));
 }
 
 }  // namespace tz

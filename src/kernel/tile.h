@@ -27,8 +27,11 @@ enum class TOp {
   Neg, Not,
   // Triton calls
   ProgramId,  // tl.program_id(ival)
+  NumPrograms,  // tl.num_programs(ival)
   Arange,     // tl.arange(0, args[0])
-  Load,       // tl.load(args[0], mask=args[1]?, other=args[2]?)   (mask/other may be absent)
+  Load,       // tl.load(args[0], mask=args[1]?, other=args[2]?)   (mask/other may be absent; name "volatile":
+              //   volatile=True, a value another program writes during the kernel)
+  AtomicAdd,  // tl.atomic_add(args[0], args[1], sem=name): the old value
   Where,      // tl.where(c, a, b)
   Maximum, Minimum,
   NanMaximum, NanMinimum,  // tl.maximum(a, b, propagate_nan=ALL): NaN wins, as in PyTorch (floats)
@@ -56,12 +59,12 @@ struct TExpr {
   std::vector<const TExpr*> args;
 };
 
-enum class TStmtKind { Assign, Store, For, Comment, Blank };
+enum class TStmtKind { Assign, Store, For, While, Barrier, Comment, Blank };  // Barrier: tl.debug_barrier()
 
 struct TStmt {
   TStmtKind kind;
   std::string var;                 // Assign target; For loop variable
-  const TExpr* value = nullptr;    // Assign value; Store value
+  const TExpr* value = nullptr;    // Assign value; Store value; While condition
   const TExpr* ptr = nullptr;      // Store pointer
   const TExpr* mask = nullptr;     // Store mask (may be null)
   const TExpr* start = nullptr;    // For range(start, stop, step)
@@ -69,7 +72,7 @@ struct TStmt {
   const TExpr* step = nullptr;
   bool unroll = false;             // For: tl.static_range (unrolled at compile time) instead of range
   std::string text;                // Comment
-  std::vector<TStmt> body;         // For
+  std::vector<TStmt> body;         // For, While
 };
 
 enum class ParamKind { Pointer, Int, Constexpr };
@@ -89,6 +92,7 @@ struct Kernel {
   bool needs_num_sms = false;      // its launch sizes a persistent grid by the multiprocessor count
   bool needs_round_tf32 = false;   // calls _round_tf32 (Op::RoundTf32): the printer emits the helper once
   bool needs_aten_scan_tile = false;  // it scans tiles in ATen's CUDA order: the printer emits _aten_scan_tile
+  bool needs_coop = false;         // cooperative rows: _coop_split, _coop_programs, _zero_counts_kernel
 };
 
 // Owns tile expressions. Lowering builds through it; no sharing across files.
@@ -118,6 +122,10 @@ struct Launch {
   int num_warps = 4;
   int num_stages = 0;                // 0 = Triton's default
   bool fp_fusion = true;             // false: enable_fp_fusion=False (no a * b + c contracted into an fma)
+  std::vector<std::string> scratch;  // pointer arguments the setup allocates (not launcher parameters)
+  // Cooperative rows: the grid is as many programs as fit on the GPU at once (_coop_programs, from the compiled
+  // kernel), for coop_tiles tiles in groups of coop_groups (Python expressions); empty: a plain grid.
+  std::string coop_tiles, coop_groups;
 };
 
 struct BufferAlloc {
