@@ -5,6 +5,8 @@
 // holes of transposed convolutions are load masks. Channels are the tl.dot reduction when a group has at least
 // kConvMinDotChannels output channels; smaller groups (depthwise) accumulate outer products in registers instead.
 // The fused pointwise epilogue (bias, activations) runs on the float32 accumulator before the single store.
+// 16-bit transposed convs whose kernel equals their stride (taps do not overlap) are one plain GEMM instead:
+// lower_unfolded_transposed.
 #include <algorithm>
 
 #include "graph/view.h"
@@ -24,6 +26,249 @@ TStmt loop(const std::string& var, const TExpr* start, const TExpr* stop, const 
   return s;
 }
 
+// A transposed conv whose kernel equals its stride along every dim, with no padding, dilation or output padding:
+// the taps do not overlap, every output takes exactly one, out[n, co, i * k + a] = sum_ci x[n, ci, i] *
+// w[ci, co, a]: a GEMM of the input positions by the (output channel, tap) pairs, with no gather at all.
+// Tap counts are powers of 2 (they become tile dims). passes/conv_layout.cpp keeps such weights as they are.
+bool unfolded_transposed(const Node* conv) {
+  const Node* w = conv->src[1];
+  if (conv->attr.ints2[1] == 0 || !conv_uses_dot(conv)) return false;
+  if (conv->dtype != DType::Float16 && conv->dtype != DType::BFloat16) return false;
+  const int nd = conv->rank() - 2;
+  const auto& ints = conv->attr.ints;
+  int64_t kvol = 1;
+  for (int d = 0; d < nd; ++d) {
+    const int64_t k = w->shape[static_cast<size_t>(d + 2)], s = ints[static_cast<size_t>(d)];
+    const int64_t p = ints[static_cast<size_t>(nd + d)], dl = ints[static_cast<size_t>(2 * nd + d)];
+    if (k != s || p != 0 || (k > 1 && dl != 1) || next_pow2(k) != k) return false;
+    if (conv->shape[static_cast<size_t>(d + 2)] != conv->src[0]->shape[static_cast<size_t>(d + 2)] * k) return false;
+    kvol *= k;
+  }
+  return kvol > 1 && kvol <= 64;
+}
+
+// The unfolded transposed conv (see unfolded_transposed). A program owns BLOCK_I rows (batch and leading input
+// dims, flattened) by BLOCK_J positions along the last input dim, and BLOCK_CO output channels with all their
+// taps: acc[position, (channel, tap)] = x tile (positions contiguous: an M-major operand) @ w tile (the weight's
+// own [C_in, C_out, *k] rows), one tl.dot per channel chunk. The accumulator is then rearranged (reshape and
+// permute) into [channel, row, leading taps] x [last position, last tap] so that each row of the stored tile is
+// one contiguous run of the output (2 * BLOCK_J elements for a 2x2 kernel: 16-byte stores, full sectors),
+// where storing it per tap would write every other element.
+void lower_unfolded_transposed(KernelJob& job) {
+  const Group& g = job.group;
+  TileBuilder b(job.arena);
+  ValueEmitter ve(b, job.schedule, g, job.buffers);
+  const Node* conv = g.nodes.front();
+  const Node* x = conv->src[0];
+  const Node* w = conv->src[1];
+  const int nd = conv->rank() - 2;
+  const int64_t groups = conv->attr.ints2[0];
+  const int64_t batch = conv->shape[0], cog = conv->shape[1] / groups, cig = x->shape[1] / groups;
+  std::vector<int64_t> ksize(w->shape.begin() + 2, w->shape.end()), isize(x->shape.begin() + 2, x->shape.end()),
+      osize(conv->shape.begin() + 2, conv->shape.end());
+  int64_t kvol = 1, rows = batch;
+  for (int d = 0; d < nd; ++d) kvol *= ksize[d];
+  for (int d = 0; d + 1 < nd; ++d) rows *= isize[d];
+  const int64_t width = isize[nd - 1], k_last = ksize[nd - 1], k_lead = kvol / k_last;
+
+  // BLOCK_J: the power of 2 that tiles the last input dim with the least waste (the larger on ties), at least 8
+  // elements (16-byte loads) when the dim has them; BLOCK_I rows make 128 positions; BLOCK_CO channels make 128
+  // (channel, tap) columns: a 128 x 128 fp32 accumulator over 4 warps.
+  int64_t block_j = 1, waste = -1;
+  for (int64_t bj = std::min<int64_t>(128, next_pow2(width)); bj >= std::min<int64_t>(8, next_pow2(width)); bj /= 2) {
+    const int64_t wst = (width + bj - 1) / bj * bj - width;
+    if (waste < 0 || wst < waste) block_j = bj, waste = wst;
+  }
+  const int64_t block_i = std::clamp<int64_t>(128 / block_j, std::max<int64_t>(1, 16 / block_j),
+                                              std::max<int64_t>(next_pow2(rows), 16 / block_j));
+  const int64_t block_co = std::max(std::min(next_pow2(cog), 128 / kvol), std::max<int64_t>(1, 16 / kvol));
+  const int64_t block_k = std::clamp<int64_t>(next_pow2(cig), 16, 64);
+  const int64_t co_tiles = (cog + block_co - 1) / block_co, j_tiles = (width + block_j - 1) / block_j;
+  const int64_t r_tiles = (rows + block_i - 1) / block_i, iters = (cig + block_k - 1) / block_k;
+
+  auto& body = job.kernel.body;
+  ve.out = &body;
+  std::string x_ptr = job.buffers.pointer(view_root(x));
+  std::string w_ptr = job.buffers.pointer(view_root(w));
+  std::vector<int64_t> sx = operand_strides(x, x->shape.size()), sw = operand_strides(w, w->shape.size());
+  const TExpr* CIG = job.constexpr_param("C_IN_GROUP", cig);
+  const TExpr* COG = job.constexpr_param("C_OUT_GROUP", cog);
+  const TExpr* BI = job.constexpr_param("BLOCK_I", block_i);
+  const TExpr* BJ = job.constexpr_param("BLOCK_J", block_j);
+  const TExpr* BCO = job.constexpr_param("BLOCK_CO", block_co);
+  const TExpr* BK = job.constexpr_param("BLOCK_K", block_k);
+  job.kernel.params.push_back({"PRECISION", ParamKind::Constexpr});
+  job.launch.args.push_back({"PRECISION", "\"ieee\""});
+  auto assign = [&](std::vector<TStmt>& out, const std::string& name, const TExpr* v) {
+    out.push_back(TileBuilder::assign(name, v));
+    return b.var(name);
+  };
+  auto scaled = [&](const TExpr* idx, int64_t s) { return s == 1 ? idx : b.mul(idx, b.i(s)); };
+  auto fdiv = [&](const TExpr* e, int64_t d) { return d == 1 ? e : b.op(TOp::FloorDiv, {e, b.i(d)}); };
+  auto mod = [&](const TExpr* e, int64_t d) { return b.op(TOp::Mod, {e, b.i(d)}); };
+  // rows (flattened batch and leading input dims) -> [batch index, leading input indices...]
+  auto split_rows = [&](std::vector<TStmt>& out, const TExpr* r, const std::string& suffix) {
+    std::vector<const TExpr*> idx(static_cast<size_t>(nd), nullptr);  // [0]: batch, [1 + d]: input dim d
+    int64_t inner = 1;
+    for (int d = nd - 2; d >= 0; --d) {
+      const TExpr* e = fdiv(r, inner);
+      if (batch > 1 || d > 0) e = mod(e, isize[d]);
+      if (isize[d] > 1) idx[d + 1] = assign(out, "i" + std::to_string(d) + suffix, e);
+      inner *= isize[d];
+    }
+    if (batch > 1) idx[0] = assign(out, "nb" + suffix, fdiv(r, inner));
+    return idx;
+  };
+
+  // Program -> (row tile, column tile, channel tile; group): the channel tiles of one position tile run side by
+  // side, so the input they share is read from L2.
+  const TExpr* pid = assign(body, "pid", b.program_id(0));
+  const TExpr* pid_p = pid;
+  const TExpr* pid_co = nullptr;
+  if (co_tiles > 1) {
+    pid_co = assign(body, "pid_co", mod(pid, co_tiles));
+    pid_p = assign(body, "pid_p", fdiv(pid, co_tiles));
+  }
+  const TExpr* pid_j = nullptr;
+  const TExpr* pid_r = pid_p;
+  if (j_tiles > 1) {
+    pid_j = assign(body, "pid_j", mod(pid_p, j_tiles));
+    pid_r = assign(body, "pid_r", fdiv(pid_p, j_tiles));
+  }
+  const TExpr* grp = groups > 1 ? assign(body, "grp", b.program_id(1)) : nullptr;
+  body.push_back(TileBuilder::comment("rp: input positions (BLOCK_I rows of the batch and leading dims, BLOCK_J along "
+                                      "the last), rn: (output channel, tap) pairs"));
+  const TExpr* rp = assign(body, "rp", b.arange(b.mul(BI, BJ)));
+  // Rows past the end wrap around (the store is masked); columns past the end are masked.
+  const TExpr* rrow = b.add(b.mul(pid_r, BI), b.op(TOp::FloorDiv, {rp, BJ}));
+  if (rows % block_i) rrow = mod(rrow, rows);
+  rrow = assign(body, "row", rrow);
+  const TExpr* col = b.op(TOp::Mod, {rp, BJ});
+  if (pid_j) col = b.add(b.mul(pid_j, BJ), col);
+  col = assign(body, "j", col);
+  std::vector<const TExpr*> ridx = split_rows(body, rrow, "");
+  const TExpr* x_base = b.var(x_ptr);
+  if (grp) x_base = b.add(x_base, b.mul(grp, b.i(cig * sx[1])));
+  const TExpr* x_off = nullptr;
+  auto sum = [&](const TExpr* acc, const TExpr* term) { return acc ? b.add(acc, term) : term; };
+  if (ridx[0] && sx[0]) x_off = sum(x_off, scaled(ridx[0], sx[0]));
+  for (int d = 0; d + 1 < nd; ++d) {
+    if (ridx[d + 1] && sx[d + 2]) x_off = sum(x_off, scaled(ridx[d + 1], sx[d + 2]));
+  }
+  x_off = sum(x_off, scaled(col, sx[nd + 1]));
+  const TExpr* x_ptrs = assign(body, "x_ptrs", b.add(x_base, x_off));
+  const TExpr* jmask = width % block_j ? assign(body, "jmask", b.lt(col, b.i(width))) : nullptr;
+
+  // Weight columns: n = (channel, tap) in the weight's own order; one flat run when the weight is contiguous
+  // along (C_out, *k), as passes/conv_layout.cpp leaves it.
+  const int64_t sw_co = sw[1];
+  bool flat = sw_co == kvol || cog == 1;
+  int64_t run = 1;
+  for (int d = nd - 1; d >= 0; --d) {
+    flat = flat && (ksize[d] == 1 || sw[d + 2] == run);
+    run *= ksize[d];
+  }
+  const TExpr* rn = assign(body, "rn", b.arange(b.mul(BCO, b.i(kvol))));
+  const TExpr* w_base = b.var(w_ptr);
+  if (grp) w_base = b.add(w_base, b.mul(grp, b.i(cig * sw[0])));
+  const TExpr* w_off = nullptr;
+  if (flat) {
+    const TExpr* n = pid_co ? b.add(b.mul(pid_co, b.mul(BCO, b.i(kvol))), rn) : rn;
+    w_off = cog % block_co ? mod(n, cog * kvol) : n;
+  } else {
+    const TExpr* co = fdiv(rn, kvol);
+    if (pid_co) co = b.add(b.mul(pid_co, BCO), co);
+    if (cog % block_co) co = b.op(TOp::Mod, {co, COG});
+    w_off = scaled(co, sw_co);
+    int64_t inner = 1;
+    for (int d = nd - 1; d >= 0; --d) {
+      if (ksize[d] > 1 && sw[d + 2]) w_off = b.add(w_off, scaled(mod(fdiv(rn, inner), ksize[d]), sw[d + 2]));
+      inner *= ksize[d];
+    }
+  }
+  const TExpr* w_ptrs = assign(body, "w_ptrs", b.add(w_base, w_off));
+  assign(body, "rk", b.arange(BK));
+  body.push_back(TileBuilder::assign("acc", b.zeros("[BLOCK_I * BLOCK_J, BLOCK_CO * " + std::to_string(kvol) + "]",
+                                                    DType::Float32)));
+
+  std::vector<TStmt> kbody;
+  const TExpr* ck = iters > 1 ? assign(kbody, "ck", b.add(b.mul(b.var("kk"), BK), b.var("rk"))) : b.var("rk");
+  const TExpr* kmask_x = cig % block_k ? b.lt(b.expand(ck, "None, :"), CIG) : nullptr;
+  const TExpr* kmask_w = cig % block_k ? b.lt(b.expand(ck, ":, None"), CIG) : nullptr;
+  const TExpr* xmask = b.band(jmask ? b.expand(jmask, ":, None") : nullptr, kmask_x);
+  assign(kbody, "xt", b.load(b.add(b.expand(x_ptrs, ":, None"), scaled(b.expand(ck, "None, :"), sx[1])), xmask,
+                             xmask ? b.f(0.0) : nullptr));
+  assign(kbody, "wt", b.load(b.add(b.expand(w_ptrs, "None, :"), scaled(b.expand(ck, ":, None"), sw[0])), kmask_w,
+                             kmask_w ? b.f(0.0) : nullptr));
+  assign(kbody, "acc", b.op(TOp::Dot, {b.var("xt"), b.var("wt"), b.var("acc"), b.var("PRECISION")}));
+  if (iters > 1) {
+    TStmt l = loop("kk", b.i(0), job.constexpr_param("K_ITERS", iters), b.i(1));
+    l.body = std::move(kbody);
+    body.push_back(std::move(l));
+  } else {
+    for (auto& s : kbody) body.push_back(std::move(s));
+  }
+
+  // Rearranged accumulator: [BLOCK_I, BLOCK_J, BLOCK_CO, leading taps, last tap] ->
+  // [BLOCK_CO * BLOCK_I * leading taps (rows of the output), BLOCK_J * last tap (a contiguous run of the output)].
+  // (tl.reshape and tl.permute are printed as calls: the tile IR has no reshape operator.)
+  const std::string kl = std::to_string(k_lead), kt = std::to_string(k_last);
+  body.push_back(TileBuilder::comment("rows: (output channel, input row, leading taps); columns: (last input position, "
+                                      "last tap), one contiguous run of the output"));
+  const std::string split_shape = "(BLOCK_I, BLOCK_J, BLOCK_CO, " + kl + ", " + kt + ")";
+  const std::string tile_shape = "(BLOCK_CO * BLOCK_I * " + kl + ", BLOCK_J * " + kt + ")";
+  assign(body, "acc", b.call("tl.reshape", {b.var("acc"), b.var(split_shape)}));
+  assign(body, "acc", b.call("tl.permute", {b.var("acc"), b.var("(2, 0, 3, 1, 4)")}));
+  const TExpr* tile = assign(body, "acc", b.call("tl.reshape", {b.var("acc"), b.var(tile_shape)}));
+  const TExpr* rr = assign(body, "rr", b.arange(b.mul(b.mul(BCO, BI), b.i(k_lead))));
+  const TExpr* rw = assign(body, "rw", b.arange(b.mul(BJ, b.i(k_last))));
+  const TExpr* rc = fdiv(rr, block_i * k_lead);
+  if (pid_co) rc = b.add(b.mul(pid_co, BCO), rc);
+  rc = assign(body, "rc", rc);
+  const TExpr* orow = b.op(TOp::Mod, {fdiv(rr, k_lead), BI});
+  orow = assign(body, "orow", b.add(b.mul(pid_r, BI), orow));
+  std::vector<const TExpr*> oidx = split_rows(body, orow, "o");
+  const TExpr* ta = k_lead > 1 ? assign(body, "ta", mod(rr, k_lead)) : nullptr;
+  std::vector<const TExpr*> o(nd, nullptr);
+  int64_t tinner = 1;
+  for (int d = nd - 2; d >= 0; --d) {
+    const TExpr* e = oidx[d + 1] ? scaled(oidx[d + 1], ksize[d]) : nullptr;
+    if (ksize[d] > 1) {
+      const TExpr* a = fdiv(ta, tinner);
+      if (tinner * ksize[d] < k_lead) a = mod(a, ksize[d]);
+      e = e ? b.add(e, a) : a;
+    }
+    tinner *= ksize[d];
+    if (e && osize[d] > 1) o[d] = assign(body, "o" + std::to_string(d), e);
+  }
+  const TExpr* olast = pid_j ? b.add(b.mul(pid_j, b.mul(BJ, b.i(k_last))), rw) : rw;
+  o[nd - 1] = assign(body, "o" + std::to_string(nd - 1), olast);
+
+  ve.merge_dims([](int) { return false; });
+  const TExpr* co_full = grp ? b.add(b.mul(grp, COG), rc) : rc;
+  ve.index[0] = oidx[0] ? b.expand(oidx[0], ":, None") : b.i(0);
+  ve.axis_of[0] = oidx[0] ? 0 : -1;
+  ve.index[1] = b.expand(co_full, ":, None");
+  ve.axis_of[1] = 0;
+  for (int d = 0; d < nd; ++d) {
+    if (osize[d] > 1) ve.index[d + 2] = b.expand(o[d], d + 1 < nd ? ":, None" : "None, :");
+    ve.axis_of[d + 2] = d + 1 < nd ? 0 : 1;
+  }
+  const TExpr* row_mask = rows % block_i ? b.lt(b.expand(orow, ":, None"), b.i(rows)) : nullptr;
+  if (cog % block_co) row_mask = b.band(row_mask, b.lt(b.expand(rc, ":, None"), COG));
+  const TExpr* col_mask = width % block_j ? b.lt(b.expand(o[nd - 1], "None, :"), b.i(osize[nd - 1])) : nullptr;
+  ve.axis_mask = {row_mask, col_mask};
+  ve.keep_in_cache(conv, group_map(g, conv), tile);
+  for (auto* out : g.outputs) ve.store(out, group_map(g, out), ve.value(out, group_map(g, out)));
+
+  job.launch.grid = {std::to_string(r_tiles * j_tiles * co_tiles)};
+  if (groups > 1) job.launch.grid.push_back(std::to_string(groups));
+  job.launch.num_warps = 4;
+  // 2 stages, as for the other 16-bit convs whose 3-stage pipelines miscompiled on the H200 (docs/NUMERICS.md);
+  // the reduction is short (C_in / BLOCK_K steps) anyway.
+  job.launch.num_stages = 2;
+}
+
 }  // namespace
 
 void lower_conv(KernelJob& job) {
@@ -32,6 +277,10 @@ void lower_conv(KernelJob& job) {
   ValueEmitter ve(b, job.schedule, g, job.buffers);
   const Node* conv = g.nodes.front();
   TZ_ASSERT(conv->op == Op::Conv, "conv kernel without a conv first");
+  if (unfolded_transposed(conv)) {
+    lower_unfolded_transposed(job);
+    return;
+  }
   const Node* x = conv->src[0];
   const Node* w = conv->src[1];
   const int rank = conv->rank(), nd = rank - 2;

@@ -18,15 +18,51 @@ const Node* laid_out(Graph& out, const Node* x, const std::vector<int64_t>& perm
   return out.permute(out.unary(op, out.permute(x, perm, loc), loc), inverse, loc);
 }
 
+// A 16-bit transposed conv whose kernel equals its stride (no padding, dilation or output padding, power-of-2
+// taps): kernel/lower_conv.cpp lowers it as one GEMM of the input positions by the (C_out, *k) columns of the
+// weight, which its own [C_in, C_out/g, *k] layout holds contiguously. The same test as lower_conv.cpp's
+// unfolded_transposed (keep them in step: a mismatch costs a copy or uncoalesced weight tiles, never results).
+bool unfolded_transposed(const Node* conv) {
+  const Node* w = conv->src[1];
+  if (conv->attr.ints2[1] == 0 || !conv_uses_dot(conv)) return false;
+  if (conv->dtype != DType::Float16 && conv->dtype != DType::BFloat16) return false;
+  const int nd = conv->rank() - 2;
+  const auto& ints = conv->attr.ints;
+  int64_t kvol = 1;
+  for (int d = 0; d < nd; ++d) {
+    const int64_t k = w->shape[static_cast<size_t>(d + 2)], s = ints[static_cast<size_t>(d)];
+    const int64_t p = ints[static_cast<size_t>(nd + d)], dl = ints[static_cast<size_t>(2 * nd + d)];
+    if (k != s || p != 0 || (k > 1 && dl != 1) || (k & (k - 1)) != 0) return false;
+    if (conv->shape[static_cast<size_t>(d + 2)] != conv->src[0]->shape[static_cast<size_t>(d + 2)] * k) return false;
+    kvol *= k;
+  }
+  return kvol > 1 && kvol <= 64;
+}
+
 // The weight (w is [C_out, C_in/g, *k], or [C_in, C_out/g, *k] when transposed) laid out with the kernel dims
 // first, then: 16-bit, the input channels, then the output channels (C_out contiguous, coalesced tiles; no copy
 // when already so); fp32, the output channels, then the input channels (K-major, see conv_layout.h), rounded.
+// An unfolded transposed conv reads the weight contiguous as it is (copied when it is a non-contiguous view).
 const Node* relayout_weight(Graph& out, const Node* conv, const Node* w) {
   int rank = w->rank();
   bool transposed = conv->attr.ints2[1] != 0;
   int64_t co_dim = transposed ? 1 : 0, ci_dim = transposed ? 0 : 1;
   bool fp32 = w->dtype == DType::Float32;
   std::vector<int64_t> st;
+  if (unfolded_transposed(conv)) {
+    if (view_strides(w, st)) {
+      bool contiguous = true;
+      int64_t run = 1;
+      for (int d = rank - 1; d >= 0; --d) {
+        contiguous = contiguous && (w->shape[static_cast<size_t>(d)] == 1 || st[static_cast<size_t>(d)] == run);
+        run *= w->shape[static_cast<size_t>(d)];
+      }
+      if (contiguous) return w;
+    }
+    std::vector<int64_t> identity;
+    for (int d = 0; d < rank; ++d) identity.push_back(d);
+    return laid_out(out, w, identity, Op::Copy, conv->loc);
+  }
   if (!fp32 && view_strides(w, st) && st[static_cast<size_t>(co_dim)] == 1) return w;
   std::vector<int64_t> perm;
   for (int d = 2; d < rank; ++d) perm.push_back(d);
