@@ -357,17 +357,19 @@ void lower_reduction(KernelJob& job) {
       wait.body.push_back(TileBuilder::assign(seen, job.arena.make(poll)));
       body.push_back(std::move(wait));
       body.push_back(TStmt{TStmtKind::Barrier});
-      if (round == 0) {
-        body.push_back(TileBuilder::assign("group", b.expand(b.arange(b.var("GROUPS_P2")), "None, :")));
-      }
+      // The partials as a 1-D [GROUPS_P2] tile of its own (in the [1, BLOCK_R] tile's layout, every thread
+      // would load them), combined to a [1] value that broadcasts over the chunk.
+      if (round == 0) body.push_back(TileBuilder::assign("group", b.arange(b.var("GROUPS_P2"))));
       const TExpr* grp = b.var("group");
-      const TExpr* slots = b.add(b.mul(b.add(b.mul(b.var("rows"), groups), grp), b.i(stage.size())), b.i(round));
+      const TExpr* slots = b.add(b.mul(b.add(b.mul(b.var("row"), groups), grp), b.i(stage.size())), b.i(round));
       TExpr load{TOp::Load, "volatile"};
       load.args = {b.add(b.var("work_ptr"), slots), b.lt(grp, groups), neutral(b, red->op, DType::Float32)};
       std::string partials = ve.fresh("partials");
       body.push_back(TileBuilder::assign(partials, job.arena.make(load)));
       std::string name = ve.fresh(ValueEmitter::value_name(red->op));
-      body.push_back(TileBuilder::assign(name, reduce_value(red, b.var(partials))));
+      const TExpr* whole = reduce_value(red, b.var(partials));
+      whole = b.reduce(whole->op, whole->args[0], 0);  // (the partials' only axis)
+      body.push_back(TileBuilder::assign(name, whole));
       combined[red] = b.var(name);
       return b.var(name);
     };
