@@ -208,12 +208,18 @@ std::string write_model(const TraceResult& trace, const Graph& graph, const Forw
     w.line("    return triton.cdiv(size, chunk), chunk");
     w.line();
     w.line();
+    w.line("_COOP_PROGRAMS = {}  # grid sizes by kernel, sizes and device (a launch configuration, like Triton's cache)");
+    w.line();
+    w.line();
     w.line("def _coop_programs(kernel, tiles, groups, args, meta):");
     w.line("    # The programs of a row wait for each other, so every program of the grid must be resident at once:");
     w.line("    # as many as the multiprocessors hold together (from the compiled kernel's registers, shared memory and");
     w.line("    # threads; at most 4 each), in whole groups.");
     w.line("    if not torch.cuda.is_available():");
     w.line("        return 1");
+    w.line("    key = (kernel, tiles, groups, args[0].device, tuple(sorted(meta.items())))");
+    w.line("    if key in _COOP_PROGRAMS:");
+    w.line("        return _COOP_PROGRAMS[key]");
     w.line("    compiled = kernel.warmup(*args, grid=(1,), **meta)");
     w.line("    compiled._init_handles()");
     w.line("    props = torch.cuda.get_device_properties(args[0].device)");
@@ -224,7 +230,8 @@ std::string write_model(const TraceResult& trace, const Graph& graph, const Forw
     w.line("    programs = per_sm * props.multi_processor_count // groups * groups");
     w.line("    if programs == 0:");
     w.line("        raise RuntimeError(f\"a row's {groups} programs do not fit on the GPU at once\")");
-    w.line("    return min(tiles, programs)");
+    w.line("    _COOP_PROGRAMS[key] = min(tiles, programs)");
+    w.line("    return _COOP_PROGRAMS[key]");
     w.line();
   }
   bool num_sms = false;

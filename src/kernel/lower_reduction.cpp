@@ -28,8 +28,10 @@ const int64_t kPlainChunks = 16;
 // Cooperative rows (below): rows at least this long, split into chunks of kCoopChunk (kCoopLongChunk from
 // kCoopLongRow), with one warp per 1024 elements (the fastest forms measured on the H200 by
 // tests/gpu/rows_experiment.py: 8192 x 50257 log_softmax 1.21 ms against 1.46 ms for three passes on the
-// persistent grid; 1024 x 262144 0.63 ms, 81% of the bandwidth floor, against 1.04 ms).
-const int64_t kCoopMinRow = 32768;
+// persistent grid; 1024 x 262144 0.63 ms, 81% of the bandwidth floor, against 1.04 ms). Shorter rows stay on
+// the persistent grid, whose rows in flight fit in L2: 4096 x 32768 layer norm took 0.52 ms there and 0.55 ms
+// cooperatively (the corpus through tritonize bench, 2026-12-03).
+const int64_t kCoopMinRow = 40000;
 const int64_t kCoopChunk = 4096;
 const int64_t kCoopLongRow = 131072;
 const int64_t kCoopLongChunk = 8192;
