@@ -410,7 +410,9 @@ void lower_reduction(KernelJob& job) {
       // memory-bound loops on the H200 (tests/gpu/rows_experiment.py: 32768^2 mat-vec 0.96 -> 2.1 ms). Sums
       // over at most kPlainChunks chunks per lane (a softmax's row, a mat-vec's) stay plain.
       int64_t chunks = (p.r + p.block_r - 1) / p.block_r;
-      bool blocked = chunks > kPlainChunks;
+      bool blocked = chunks > kPlainChunks && std::any_of(reds.begin(), reds.end(), [](const Node* red) {
+                       return red->op == Op::Sum && acc_type(red->src[0]) == DType::Float32;
+                     });
       std::vector<std::string> accs, acc_is, comps, parts;
       for (const Node* red : reds) {
         bool arg = red->op == Op::ArgMax || red->op == Op::ArgMin;
