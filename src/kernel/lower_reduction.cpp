@@ -13,6 +13,7 @@
 #include <limits>
 #include <set>
 
+#include "graph/view.h"
 #include "kernel/lower_kinds.h"
 
 namespace tz {
@@ -337,43 +338,90 @@ void lower_reduction(KernelJob& job) {
 
   if (coop) {
     setup_chunk(b.mul(b.var("part"), block_r), body);
-    std::map<const Node*, const TExpr*> combined;  // each reduction's exchange, in rounds 0, 1, ...
-    ve.on_reduce = [&](const Node* red) -> const TExpr* {
-      auto it = combined.find(red);
-      if (it != combined.end()) return it->second;
-      int round = static_cast<int>(combined.size());
-      const TExpr* slot_base = b.mul(b.add(b.mul(b.var("rows"), groups), b.var("part")), b.i(stage.size()));
-      std::string partial = ve.fresh("partial");
-      body.push_back(TileBuilder::assign(partial, reduce_value(red, masked_input(red))));
-      body.push_back(TileBuilder::store(b.add(b.var("work_ptr"), b.add(slot_base, b.i(round))), b.var(partial), nullptr));
-      body.push_back(TStmt{TStmtKind::Barrier});  // every thread's store before the release
+    // Each reduction has a slot per program in the work buffer (its index among the group's reductions).
+    auto slot = [&](const Node* red) {
+      return static_cast<int64_t>(std::find(reductions.begin(), reductions.end(), red) - reductions.begin());
+    };
+    int64_t slots = static_cast<int64_t>(reductions.size());
+    std::map<const Node*, const TExpr*> combined;  // exchanged reductions
+    int rounds = 0;
+    // The work-buffer addresses of `red`'s partials: this program's, or all of the row's ([GROUPS_P2]).
+    auto own_slot = [&](const Node* red) {
+      return b.add(b.var("work_ptr"), b.add(b.mul(b.add(b.mul(b.var("rows"), groups), b.var("part")), b.i(slots)),
+                                            b.i(slot(red))));
+    };
+    auto row_slots = [&](const Node* red) {
+      return b.add(b.var("work_ptr"), b.add(b.mul(b.add(b.mul(b.var("row"), groups), b.var("group")), b.i(slots)),
+                                            b.i(slot(red))));
+    };
+    // Counts this program in on the row's counter and waits for the row's other programs (one round).
+    auto exchange = [&]() {
+      body.push_back(TStmt{TStmtKind::Barrier});  // every thread's partial stored before the release
       std::string seen = ve.fresh("seen");
       const TExpr* counter = b.add(b.var("count_ptr"), b.var("row"));
       TExpr arrive{TOp::AtomicAdd, "acq_rel"};
       arrive.args = {counter, b.i(1)};
       body.push_back(TileBuilder::assign(seen, b.add(job.arena.make(arrive), b.i(1))));
       TStmt wait{TStmtKind::While};
-      wait.value = b.lt(b.var(seen), round == 0 ? groups : b.mul(groups, b.i(round + 1)));
+      wait.value = b.lt(b.var(seen), rounds == 0 ? groups : b.mul(groups, b.i(rounds + 1)));
       TExpr poll{TOp::AtomicAdd, "acquire"};
       poll.args = {counter, b.i(0)};
       wait.body.push_back(TileBuilder::assign(seen, job.arena.make(poll)));
       body.push_back(std::move(wait));
       body.push_back(TStmt{TStmtKind::Barrier});
-      // The partials as a 1-D [GROUPS_P2] tile of its own (in the [1, BLOCK_R] tile's layout, every thread
+      // The partials as a 1-D [GROUPS_P2] tile of their own (in the [1, BLOCK_R] tile's layout, every thread
       // would load them), combined to a [1] value that broadcasts over the chunk.
-      if (round == 0) body.push_back(TileBuilder::assign("group", b.arange(b.var("GROUPS_P2"))));
-      const TExpr* grp = b.var("group");
-      const TExpr* slots = b.add(b.mul(b.add(b.mul(b.var("row"), groups), grp), b.i(stage.size())), b.i(round));
+      if (rounds == 0) body.push_back(TileBuilder::assign("group", b.arange(b.var("GROUPS_P2"))));
+      ++rounds;
+    };
+    auto load_partials = [&](const Node* red, const TExpr* other) {
       TExpr load{TOp::Load, "volatile"};
-      load.args = {b.add(b.var("work_ptr"), slots), b.lt(grp, groups), neutral(b, red->op, DType::Float32)};
-      std::string partials = ve.fresh("partials");
-      body.push_back(TileBuilder::assign(partials, job.arena.make(load)));
-      std::string name = ve.fresh(ValueEmitter::value_name(red->op));
-      const TExpr* whole = reduce_value(red, b.var(partials));
-      whole = b.reduce(whole->op, whole->args[0], 0);  // (the partials' only axis)
-      body.push_back(TileBuilder::assign(name, whole));
-      combined[red] = b.var(name);
+      load.args = {row_slots(red), b.lt(b.var("group"), groups), other};
+      std::string name = ve.fresh("partials");
+      body.push_back(TileBuilder::assign(name, job.arena.make(load)));
       return b.var(name);
+    };
+    auto assign = [&](const std::string& base, const TExpr* v) {
+      std::string name = ve.fresh(base);
+      body.push_back(TileBuilder::assign(name, v));
+      return b.var(name);
+    };
+    // exp(a - m) that is 1 where a == m (so a chunk or a row of -inf sums its count, not NaN; scaled by
+    // exp(-inf - M) = 0 afterwards, or NaN for a row of -inf, as in PyTorch).
+    auto exp_from = [&](const TExpr* a, const TExpr* m) {
+      return b.op(TOp::Exp, {b.op(TOp::Where, {b.op(TOp::Eq, {a, m}), b.f(0.0), b.op(TOp::Sub, {a, m})})});
+    };
+    ve.on_reduce = [&](const Node* red) -> const TExpr* {
+      auto it = combined.find(red);
+      if (it != combined.end()) return it->second;
+      // A softmax's sum(exp(y - max(y))) is exchanged with the max in one round (an online softmax): each
+      // program's chunk sum is taken against its chunk's own maximum m_c and rescaled by exp(m_c - M).
+      const Node* sum_exp = nullptr;
+      for (const Node* s : reductions) {
+        if (red->op != Op::Max || s->op != Op::Sum || s->src[0]->op != Op::Exp) continue;
+        const Node* d = s->src[0]->src[0];
+        if (d->op == Op::Sub && d->src[0] == red->src[0] && view_root(d->src[1]) == red) sum_exp = s;
+      }
+      const TExpr* partial = assign("partial", reduce_value(red, masked_input(red)));
+      body.push_back(TileBuilder::store(own_slot(red), partial, nullptr));
+      const TExpr* y = nullptr;
+      if (sum_exp) {
+        y = ve.value(red->src[0], group_map(g, red->src[0]));
+        const TExpr* e = exp_from(y, partial);
+        if (const TExpr* m = full_mask()) e = b.op(TOp::Where, {m, e, b.f(0.0)});
+        body.push_back(TileBuilder::store(own_slot(sum_exp), assign("partial", b.reduce(TOp::Sum, e, red_axis)), nullptr));
+      }
+      exchange();
+      const TExpr* parts = load_partials(red, neutral(b, red->op, DType::Float32));
+      const TExpr* whole = reduce_value(red, parts);
+      const TExpr* v = assign(ValueEmitter::value_name(red->op), b.reduce(whole->op, parts, 0));
+      combined[red] = v;
+      if (sum_exp) {
+        const TExpr* sums = load_partials(sum_exp, b.f(0.0));
+        combined[sum_exp] = assign(ValueEmitter::value_name(Op::Sum),
+                                   b.reduce(TOp::Sum, b.mul(sums, exp_from(parts, v)), 0));
+      }
+      return v;
     };
     for (auto* o : g.outputs) ve.store(o, group_map(g, o), ve.value(o, group_map(g, o)));
   } else if (p.persistent) {
