@@ -71,7 +71,14 @@ const Node* extreme(Graph& g, const Node* arg, const Node* x, int64_t axis) {
 const Node* split_arg(Graph& g, const Node* old, const Node* x) {
   SourceLoc loc = old->loc;
   int k = x->rank() - 1;
-  int64_t r = x->shape[k], c = kArgChunk, p = r / c, t = r - p * c;
+  int64_t r = x->shape[k], c = kArgChunk;
+  // A chunk size that divides the row (the nearest to kArgChunk within a factor of two) leaves no tail, whose
+  // reduction would be one more kernel launch.
+  for (int64_t d = 0; d <= kArgChunk / 2; ++d) {
+    if (r % (kArgChunk + d) == 0) { c = kArgChunk + d; break; }
+    if (r % (kArgChunk - d) == 0) { c = kArgChunk - d; break; }
+  }
+  int64_t p = r / c, t = r - p * c;
   Shape kept(x->shape.begin(), x->shape.end() - 1);
   Shape split = kept, tail = kept;
   split.push_back(p);
