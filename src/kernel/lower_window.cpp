@@ -5,7 +5,9 @@
 // Windows along a contiguous last dim that tile it (kernel = stride = 2, 4, 8) or are long (16 or more) put
 // that dim's offsets on a second tile axis instead ([BLOCK, LANES]), reduced at the end. The kept (batch,
 // channel) dims merge when the input's strides allow and give one base offset per output; pointwise consumers
-// of the pooled value run after the loop, before the store.
+// of the pooled value run after the loop, before the store. A channels-last input pooled as NCHW gets a 2-D
+// [BLOCK_T, BLOCK_I] tile over its contiguous kept run and the output's innermost run instead, so that the
+// window loads are coalesced along the channels and the stores along the output rows.
 #include <algorithm>
 #include <limits>
 
@@ -91,70 +93,153 @@ void lower_window(KernelJob& job) {
     else if (last.kernel >= 16) lanes = std::min<int64_t>(next_pow2(last.kernel), 128);
   }
 
-  // The flat output tile and each representative dim's index, as in pointwise kernels ([BLOCK, 1] with lanes).
+  // A channels-last input pooled as NCHW (contiguous along a kept dim, not along the last pooled one): a 1-D
+  // tile would walk either the loads or the stores with a stride. A 2-D [BLOCK_T, BLOCK_I] tile over that kept
+  // run and the innermost output run keeps both coalesced (loads along axis 0, stores along axis 1; Triton
+  // converts between the two layouts through shared memory), as pointwise transposes do.
+  int innermost = -1;
+  for (int d = 0; d < rank; ++d) {
+    if (ve.rep()[d] == d) innermost = d;
+  }
+  int across = -1;
+  if (src_strides[rank - 1] != 1 && innermost >= lead && ve.run_size(innermost) >= 16) {
+    for (int d = lead - 1; d >= 0 && across < 0; --d) {
+      if (ve.rep()[d] == d && src_strides[d] == 1 && ve.run_size(d) >= 16) across = d;
+    }
+  }
+
   int64_t n = numel(g.space);
-  int64_t block = window <= 4 ? 1024 : window <= 16 ? 512 : 256;
-  if (lanes > 1) block = std::min<int64_t>(block, std::max<int64_t>(16, 2048 / lanes));
-  block = std::min<int64_t>(block, std::max<int64_t>(16, next_pow2(n)));
-  int64_t tile_size = block * lanes;
-  int num_warps = static_cast<int>(std::clamp<int64_t>(tile_size / 128, 1, 4));
   auto& body = job.kernel.body;
-  const TExpr* n_param = job.constexpr_param("N", n);
-  const TExpr* block_param = job.constexpr_param("BLOCK", block);
-  const TExpr* pid = b.program_id(0);
-  int64_t limit = (int64_t{1} << 31) - block;
-  bool wide = n >= limit || numel(view_root(src)->shape) >= limit;  // offsets past int32: every index is int64
-  if (wide) pid = b.cast(pid, DType::Int64);
-  const TExpr* rows = b.arange(block_param);
-  if (lanes > 1) rows = b.expand(rows, ":, None");
-  body.push_back(TileBuilder::assign("offs", b.add(b.mul(pid, block_param), rows)));
-  const TExpr* offs = b.var("offs");
-  // (A single output needs no mask: every lane computes it, from the same loads, and stores the same value.)
-  const TExpr* out_mask = n % block == 0 || n == 1 ? nullptr : b.lt(offs, n_param);
-  if (out_mask) {
-    body.push_back(TileBuilder::assign("mask", out_mask));
-    out_mask = b.var("mask");
-  }
-  ve.axis_mask = {out_mask};
-  // Lanes walk the output's dims innermost first, except when the input is not contiguous along the last
-  // pooled dim but is along a kept one (a channels-last tensor permuted to NCHW): then that kept dim is the
-  // fastest, so that loads are coalesced (the stores, a fraction of the traffic, are strided instead).
-  std::vector<int> order;  // representative dims, fastest first
-  for (int d = rank - 1; d >= 0; --d) {
-    if (ve.rep()[d] == d) order.push_back(d);
-  }
-  if (src_strides[rank - 1] != 1) {
-    for (size_t i = 0; i < order.size(); ++i) {
-      if (order[i] < lead && src_strides[order[i]] == 1) {
-        auto at = order.begin() + static_cast<std::ptrdiff_t>(i);
-        std::rotate(order.begin(), at, at + 1);
-        break;
+  ve.out = &body;
+  std::string tile;
+  int64_t tile_size = 0, programs = 0;
+  int num_warps = 4;
+  bool wide = false;
+  const TExpr* offs = nullptr;
+  const TExpr* out_mask = nullptr;
+  int outermost = -1;
+  if (across >= 0) {
+    int64_t st = ve.run_size(across), si = ve.run_size(innermost);
+    int64_t bt = std::min<int64_t>(64, next_pow2(st));
+    if (bt == 64 && (st + 31) / 32 * 32 < (st + 63) / 64 * 64) bt = 32;  // fewer idle rows (200 channels: 7 x 32)
+    int64_t bi = std::min<int64_t>(window <= 16 ? 64 : 32, next_pow2(si));
+    int64_t nt = (st + bt - 1) / bt, ni = (si + bi - 1) / bi, rest = n / (st * si);
+    tile = "[BLOCK_T, BLOCK_I]";
+    tile_size = bt * bi;
+    num_warps = tile_size >= 4096 ? 8 : 4;
+    programs = nt * ni * rest;
+    const TExpr* bt_param = job.constexpr_param("BLOCK_T", bt);
+    const TExpr* bi_param = job.constexpr_param("BLOCK_I", bi);
+    const TExpr* pid = b.program_id(0);
+    int64_t limit = (int64_t{1} << 31) - tile_size;
+    wide = n >= limit || numel(view_root(src)->shape) >= limit;  // offsets past int32: every index is int64
+    if (wide) pid = b.cast(pid, DType::Int64);
+    body.push_back(TileBuilder::assign("pid", pid));
+    pid = b.var("pid");
+    // The tile's place along each run: pid = (rest * nt + tile_t) * ni + tile_i.
+    const TExpr* tile_t = ni == 1 ? pid : b.op(TOp::FloorDiv, {pid, b.i(ni)});
+    if (rest > 1) tile_t = b.op(TOp::Mod, {tile_t, b.i(nt)});
+    const TExpr* ti = nt == 1 ? b.arange(bt_param) : b.add(b.mul(tile_t, bt_param), b.arange(bt_param));
+    const TExpr* ii =
+        ni == 1 ? b.arange(bi_param) : b.add(b.mul(b.op(TOp::Mod, {pid, b.i(ni)}), bi_param), b.arange(bi_param));
+    std::string t_name = "i" + std::to_string(across);
+    std::string i_name = "o" + std::string(kLetters[3 - dims + innermost - lead]);
+    body.push_back(TileBuilder::assign(t_name, b.expand(ti, ":, None")));
+    body.push_back(TileBuilder::assign(i_name, b.expand(ii, "None, :")));
+    const TExpr* rt = b.var(t_name);
+    const TExpr* ri = b.var(i_name);
+    ve.index[across] = rt;
+    ve.axis_of[across] = 0;
+    ve.index[innermost] = ri;
+    ve.axis_of[innermost] = 1;
+    ve.axis_mask = {st % bt ? b.lt(rt, b.i(st)) : nullptr, si % bi ? b.lt(ri, b.i(si)) : nullptr};
+    out_mask = b.band(ve.axis_mask[0], ve.axis_mask[1]);
+    // The other runs (scalars per program) from the rest of the program id, innermost first.
+    int split = 0;
+    for (int d = 0; d < rank; ++d) split += ve.rep()[d] == d && d != across && d != innermost;
+    const TExpr* rest_id = rest == 1 ? nullptr : nt * ni == 1 ? pid : b.op(TOp::FloorDiv, {pid, b.i(nt * ni)});
+    if (split > 1 && rest_id != pid) {
+      body.push_back(TileBuilder::assign("rest", rest_id));
+      rest_id = b.var("rest");
+    }
+    int64_t inner = 1;
+    for (int d = rank - 1; d >= 0; --d) {
+      if (ve.rep()[d] != d || d == across || d == innermost) continue;
+      int64_t size = ve.run_size(d);
+      const TExpr* idx = inner == 1 ? rest_id : b.op(TOp::FloorDiv, {rest_id, b.i(inner)});
+      if (inner * size < rest) idx = b.op(TOp::Mod, {idx, b.i(size)});
+      if (idx->op != TOp::Var) {
+        std::string name = d >= lead ? "o" + std::string(kLetters[3 - dims + d - lead]) : "i" + std::to_string(d);
+        body.push_back(TileBuilder::assign(name, idx));
+        idx = b.var(name);
+      }
+      ve.index[d] = idx;
+      ve.axis_of[d] = -1;
+      inner *= size;
+    }
+    ve.store_anchor = b.add(rt, ri);
+  } else {
+    // The flat output tile and each representative dim's index, as in pointwise kernels ([BLOCK, 1] with lanes).
+    int64_t block = window <= 4 ? 1024 : window <= 16 ? 512 : 256;
+    if (lanes > 1) block = std::min<int64_t>(block, std::max<int64_t>(16, 2048 / lanes));
+    block = std::min<int64_t>(block, std::max<int64_t>(16, next_pow2(n)));
+    tile = lanes > 1 ? "[BLOCK, " + std::to_string(lanes) + "]" : "[BLOCK]";
+    tile_size = block * lanes;
+    num_warps = static_cast<int>(std::clamp<int64_t>(tile_size / 128, 1, 4));
+    programs = (n + block - 1) / block;
+    const TExpr* n_param = job.constexpr_param("N", n);
+    const TExpr* block_param = job.constexpr_param("BLOCK", block);
+    const TExpr* pid = b.program_id(0);
+    int64_t limit = (int64_t{1} << 31) - block;
+    wide = n >= limit || numel(view_root(src)->shape) >= limit;  // offsets past int32: every index is int64
+    if (wide) pid = b.cast(pid, DType::Int64);
+    const TExpr* rows = b.arange(block_param);
+    if (lanes > 1) rows = b.expand(rows, ":, None");
+    body.push_back(TileBuilder::assign("offs", b.add(b.mul(pid, block_param), rows)));
+    offs = b.var("offs");
+    // (A single output needs no mask: every lane computes it, from the same loads, and stores the same value.)
+    out_mask = n % block == 0 || n == 1 ? nullptr : b.lt(offs, n_param);
+    if (out_mask) {
+      body.push_back(TileBuilder::assign("mask", out_mask));
+      out_mask = b.var("mask");
+    }
+    ve.axis_mask = {out_mask};
+    // Lanes walk the output's dims innermost first, except when the input is not contiguous along the last
+    // pooled dim but is along a kept one whose run is too short for a 2-D tile: then that kept dim is the
+    // fastest, so that loads are coalesced (the stores, a fraction of the traffic, are strided instead).
+    std::vector<int> order;  // representative dims, fastest first
+    for (int d = rank - 1; d >= 0; --d) {
+      if (ve.rep()[d] == d) order.push_back(d);
+    }
+    if (src_strides[rank - 1] != 1) {
+      for (size_t i = 0; i < order.size(); ++i) {
+        if (order[i] < lead && src_strides[order[i]] == 1) {
+          auto at = order.begin() + static_cast<std::ptrdiff_t>(i);
+          std::rotate(order.begin(), at, at + 1);
+          break;
+        }
       }
     }
-  }
-  bool natural = std::is_sorted(order.rbegin(), order.rend());
-  ve.flat_index = natural ? offs : nullptr;  // the flat index is the output's offset only in the natural order
-  int64_t inner = 1;
-  int outermost = order.empty() ? -1 : order.back();
-  for (int d : order) {
-    int64_t size = 1;
-    for (int u = 0; u <= d; ++u) {
-      if (ve.rep()[u] == d) size *= g.space[u];
+    bool natural = std::is_sorted(order.rbegin(), order.rend());
+    ve.flat_index = natural ? offs : nullptr;  // the flat index is the output's offset only in the natural order
+    int64_t inner = 1;
+    outermost = order.empty() ? -1 : order.back();
+    for (int d : order) {
+      int64_t size = ve.run_size(d);
+      const TExpr* idx = offs;
+      if (inner != 1) idx = b.op(TOp::FloorDiv, {idx, b.i(inner)});
+      if (d != outermost) idx = b.op(TOp::Mod, {idx, b.i(size)});
+      if (idx != offs) {
+        std::string name = d >= lead ? "o" + std::string(kLetters[3 - dims + d - lead]) : "i" + std::to_string(d);
+        body.push_back(TileBuilder::assign(name, idx));
+        idx = b.var(name);
+      }
+      ve.index[d] = idx;
+      ve.axis_of[d] = 0;
+      inner *= size;
     }
-    const TExpr* idx = offs;
-    if (inner != 1) idx = b.op(TOp::FloorDiv, {idx, b.i(inner)});
-    if (d != outermost) idx = b.op(TOp::Mod, {idx, b.i(size)});
-    if (idx != offs) {
-      std::string name = d >= lead ? "o" + std::string(kLetters[3 - dims + d - lead]) : "i" + std::to_string(d);
-      body.push_back(TileBuilder::assign(name, idx));
-      idx = b.var(name);
-    }
-    ve.index[d] = idx;
-    ve.axis_of[d] = 0;
-    inner *= size;
+    if (outermost < 0) ve.store_anchor = offs;
   }
-  ve.out = &body;
-  if (outermost < 0) ve.store_anchor = offs;
 
   ve.on_window = [&](const Node*) -> const TExpr* {
     const std::vector<int64_t>& st = src_strides;
@@ -166,7 +251,7 @@ void lower_window(KernelJob& job) {
       const TExpr* term = st[d] == 1 ? ve.index[d] : b.mul(ve.index[d], b.i(st[d]));
       base = base ? b.add(base, term) : term;
     }
-    if (outermost < 0) base = b.mul(b.i(0), offs);  // a single output: the tile still shapes the pointers
+    if (offs && outermost < 0) base = b.mul(b.i(0), offs);  // a single output: the tile still shapes the pointers
     if (base) {
       body.push_back(TileBuilder::assign("base", base));
       base = b.var("base");
@@ -204,7 +289,6 @@ void lower_window(KernelJob& job) {
     DType f32 = DType::Float32;
     const char* acc = "acc";
     double pad_value = max ? -std::numeric_limits<double>::infinity() : 0.0;
-    std::string tile = lanes > 1 ? "[BLOCK, " + std::to_string(lanes) + "]" : "[BLOCK]";
     body.push_back(TileBuilder::assign(acc, max ? b.full(tile, b.f(pad_value), f32) : b.zeros(tile, f32)));
     if (indices) {
       // PyTorch's initial index: each dim's first window position that is not negative (stepping by the
@@ -364,7 +448,7 @@ void lower_window(KernelJob& job) {
   };
   for (auto* o : g.outputs) ve.store(o, group_map(g, o), ve.value(o, group_map(g, o)));
 
-  job.launch.grid = {std::to_string((n + block - 1) / block)};
+  job.launch.grid = {std::to_string(programs)};
   job.launch.num_warps = num_warps;
 }
 

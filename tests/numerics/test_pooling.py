@@ -2,7 +2,8 @@
 input (with a NaN in it, which max pooling must propagate, and index), converted by tritonize and run by Triton's
 interpreter on the CPU in one subprocess. The cases cover the kernel's paths: a loop per window offset,
 [BLOCK, KW] tiles for non-overlapping windows, chunked lanes for long windows, single outputs, transposed inputs,
-adaptive windows of varying size, the reductions that global pools become, and return_indices."""
+2-D tiles for channels-last inputs, adaptive windows of varying size, the reductions that global pools become, and
+return_indices."""
 
 import json
 import os
@@ -39,6 +40,14 @@ CASES = [
     ("F.max_pool3d(x, (4, 2, 3), stride=(1, 2, 2), padding=(0, 1, 1), dilation=(1, 2, 1), ceil_mode=True,"
      " return_indices=True)", (1, 1, 5, 1, 6)),
     ("F.adaptive_max_pool1d(x, 1, return_indices=True)", (2, 3, 41)),
+    # channels-last inputs pooled as NCHW: [BLOCK_T channels, BLOCK_I output columns] tiles, masked on both axes
+    ("F.max_pool1d(x.transpose(1, 2), 3, stride=2, ceil_mode=True)", (2, 40, 19)),
+    ("F.avg_pool1d(x.transpose(1, 2), 4, stride=3, padding=2, ceil_mode=True, count_include_pad=False)", (2, 70, 33)),
+    ("F.max_pool2d(x.permute(0, 3, 1, 2), 3, stride=2, padding=1, ceil_mode=True)", (2, 9, 37, 20)),
+    ("F.avg_pool2d(x.permute(0, 3, 1, 2), (2, 3), stride=(1, 2), padding=(1, 1))", (2, 5, 36, 17)),
+    ("F.max_pool2d(x.permute(0, 3, 1, 2), (2, 3), stride=(2, 1), dilation=(1, 2), return_indices=True)",
+     (2, 6, 40, 17)),
+    ("F.adaptive_max_pool2d(x.permute(0, 3, 1, 2), (20, 1))", (2, 41, 7, 18)),  # the output rows run along h
 ]
 # Global max pools become max reductions, whose tl.max drops NaN (a reduction-kernel matter, not pooling's):
 # their inputs get no NaN.
