@@ -12,7 +12,10 @@
 //     the previous tile's last value combined into the tile's first element before the levels;
 //   - another dim: each column is a sequential fold, acc = op(acc, x[k]), one row of the chunk at a time;
 //   - the tensor has one non-unit dim (CUB's decoupled look-back, not reproducible): tl.cumsum, like
-//     integer scans (exact in any order). Reverse scans scan the flipped row in its own order.
+//     integer scans (exact in any order). Reverse scans scan the flipped row in its own order; row tiles
+//     hold it in memory order (the helper walks the tile backwards), so that loads and stores coalesce.
+// Narrow row tiles (up to 128) fetch each level's partner by tl.gather (a warp shuffle), wider ones pick
+// it by a masked sum over a reshaped tile.
 #include <algorithm>
 #include <cstdint>
 #include <map>
@@ -180,16 +183,28 @@ void lower_scan(KernelJob& job) {
   }
 
   // The scanned index of a chunk starting at `start` (null: the whole row in one tile), with its mask.
-  // In ATen's orders a reverse scan walks the flipped row in its own order: tile position q is index
-  // R - 1 - q, so `local` is the position in scan order either way. The tree order walks chunks from
-  // the end and scans each with reverse=True.
+  // In ATen's orders a reverse scan walks the flipped row in its own order: scan position q is index
+  // R - 1 - q. AtenRows holds a chunk in memory order all the same (column c of the tile is scan position
+  // BLOCK_R - 1 - c, and the tile helper scans backwards), so that loads and stores run forwards: a
+  // decreasing index makes Triton give up coalescing. AtenColumns keeps `local` as the scan position.
+  // The tree order walks chunks from the end and scans each with reverse=True.
   const bool aten = p.order != Order::Tree;
+  const bool backwards = p.order == Order::AtenRows && reverse;
+  const bool tile_reversed = reverse && p.order != Order::AtenColumns;  // the tile's last column scans first
   const TExpr* local = b.expand(b.arange(block_r), along);
   auto setup_chunk = [&](const TExpr* start, std::vector<TStmt>& out) {
     const TExpr* q = start ? b.add(start, local) : local;
     bool flipped = aten && reverse;
-    out.push_back(TileBuilder::assign("r", flipped ? b.op(TOp::Sub, {b.op(TOp::Sub, {R, b.i(1)}), q}) : q));
-    const TExpr* r = b.var("r");
+    const TExpr* r = q;
+    if (backwards) {
+      // Scan positions start .. start + BLOCK_R - 1 are indices R - BLOCK_R - start .. R - 1 - start.
+      const TExpr* first = b.op(TOp::Sub, {R, block_r});
+      r = b.add(start ? b.op(TOp::Sub, {first, start}) : first, local);
+    } else if (flipped) {
+      r = b.op(TOp::Sub, {b.op(TOp::Sub, {R, b.i(1)}), q});
+    }
+    out.push_back(TileBuilder::assign("r", r));
+    r = b.var("r");
     ve.axis_mask[scan_axis] = nullptr;
     if (p.r % p.block_r != 0) {
       // A reverse walk starts at the end, so its one partial chunk is the last, at the front of the row.
@@ -219,11 +234,18 @@ void lower_scan(KernelJob& job) {
     return v;
   };
   auto tile_op = [](const Node* scan) { return scan->op == Op::Cumsum ? TOp::Cumsum : TOp::Cumprod; };
-  // _aten_scan_tile(x, BLOCK_M, BLOCK_R, levels, is cumprod, rounding type): ATen's levels on a row tile.
+  // _aten_scan_tile(x, BLOCK_M, BLOCK_R, levels, is cumprod, rounding type, backwards): ATen's levels on
+  // a row tile.
   auto aten_tile = [&](const Node* scan, const TExpr* x) {
     job.kernel.needs_aten_scan_tile = true;
     const TExpr* prod = b.var(scan->op == Op::Cumprod ? "True" : "False");
-    return b.call("_aten_scan_tile", {x, b.var("BLOCK_M"), block_r, b.i(p.levels), prod, b.var(round_name(scan->dtype))});
+    return b.call("_aten_scan_tile", {x, b.var("BLOCK_M"), block_r, b.i(p.levels), prod,
+                                      b.var(round_name(scan->dtype)), b.var(backwards ? "True" : "False")});
+  };
+  // A narrow AtenRows tile broadcasts its carry along the row by one gather (a warp shuffle per element)
+  // instead of reducing it to a column (log2(BLOCK_R) shuffles per row); the carry is then a full tile.
+  auto gather_carry = [&](const Node* scan) {
+    return p.order == Order::AtenRows && is_floating(scan->dtype) && p.block_r <= 32;
   };
   auto combine = [&](const Node* scan, const TExpr* x, const TExpr* y) {
     const TExpr* v = scan->op == Op::Cumsum ? b.add(x, y) : b.mul(x, y);
@@ -234,7 +256,7 @@ void lower_scan(KernelJob& job) {
     setup_chunk(nullptr, body);
     ve.on_reduce = [&](const Node* scan) -> const TExpr* {
       if (!aten || !is_floating(scan->dtype)) {
-        return b.scan(tile_op(scan), scan_input(scan), scan_axis, reverse && !aten);
+        return b.scan(tile_op(scan), scan_input(scan), scan_axis, tile_reversed);
       }
       return aten_tile(scan, scan_input(scan));
     };
@@ -246,7 +268,8 @@ void lower_scan(KernelJob& job) {
       if (op_kind(n->op) != OpKind::Scan) continue;
       bool fp = is_floating(n->dtype);
       std::string name = ve.fresh(p.order == Order::AtenColumns ? "acc" : "carry");
-      body.push_back(TileBuilder::assign(name, b.full(carry_shape, neutral_of(n), fp ? DType::Float32 : DType::Int64)));
+      std::string shape = gather_carry(n) ? "[BLOCK_M, BLOCK_R]" : carry_shape;
+      body.push_back(TileBuilder::assign(name, b.full(shape, neutral_of(n), fp ? DType::Float32 : DType::Int64)));
       carry[n] = name;
     }
     TStmt loop{TStmtKind::For};
@@ -259,7 +282,8 @@ void lower_scan(KernelJob& job) {
     setup_chunk(start, loop.body);
     ve.out = &loop.body;
     // The chunk's last element in scan order: it carries into the next chunk.
-    const TExpr* edge = b.op(TOp::Eq, {local, reverse && !aten ? b.i(0) : b.op(TOp::Sub, {block_r, b.i(1)})});
+    const TExpr* last_col = b.op(TOp::Sub, {block_r, b.i(1)});
+    const TExpr* edge = b.op(TOp::Eq, {local, tile_reversed ? b.i(0) : last_col});
     ve.on_reduce = [&](const Node* scan) -> const TExpr* {
       bool fp = is_floating(scan->dtype);
       const TExpr* c = b.var(carry.at(scan));
@@ -287,18 +311,23 @@ void lower_scan(KernelJob& job) {
       const TExpr* s;
       if (aten && fp) {
         // ATen adds the previous tile's total into the tile's first element, then runs the levels.
-        const TExpr* first = b.op(TOp::Eq, {local, b.i(0)});
+        const TExpr* first = b.op(TOp::Eq, {local, tile_reversed ? last_col : b.i(0)});
         std::string in = ve.fresh("scan_in");
         loop.body.push_back(TileBuilder::assign(in, scan_input(scan)));
         const TExpr* seeded = b.op(TOp::Where, {first, combine(scan, b.var(in), c), b.var(in)});
         s = aten_tile(scan, seeded);
       } else {
-        s = b.scan(tile_op(scan), scan_input(scan), scan_axis, reverse && !aten);
+        s = b.scan(tile_op(scan), scan_input(scan), scan_axis, tile_reversed);
         s = scan->op == Op::Cumsum ? b.add(c, s) : b.mul(c, s);
       }
       loop.body.push_back(TileBuilder::assign(name, s));
-      const TExpr* last = b.op(TOp::Where, {edge, b.var(name), zero});
-      loop.body.push_back(TileBuilder::assign(carry.at(scan), b.reduce(TOp::Sum, last, scan_axis)));
+      if (gather_carry(scan)) {
+        const TExpr* at_edge = b.full("[BLOCK_M, BLOCK_R]", tile_reversed ? b.i(0) : last_col, DType::Int32);
+        loop.body.push_back(TileBuilder::assign(carry.at(scan), b.call("tl.gather", {b.var(name), at_edge, b.i(1)})));
+      } else {
+        const TExpr* last = b.op(TOp::Where, {edge, b.var(name), zero});
+        loop.body.push_back(TileBuilder::assign(carry.at(scan), b.reduce(TOp::Sum, last, scan_axis)));
+      }
       return b.var(name);
     };
     for (auto* o : g.outputs) ve.store(o, group_map(g, o), ve.value(o, group_map(g, o)));

@@ -3,7 +3,7 @@ converted by tritonize, run by Triton's interpreter on the CPU, and compared wit
 emulation of ATen's CUDA scan (aten/src/ATen/native/cuda/ScanUtils.cuh) written here from its description,
 independently of the lowering: innermost scans in tiles of 2T elements with Sklansky's levels, outer scans as a
 sequential fold per column, fp16/bf16 rounded after every operation. CPU PyTorch scans in another order, so
-these references are not torch.cumsum on the CPU. The cases reach T = 16 (log 4), 64, 256 and 512 (log 9),
+these references are not torch.cumsum on the CPU. The cases reach T = 16 (log 4), 32, 64, 256 and 512 (log 9),
 several tiles per row with a ragged last one, single tiles, odd sizes, outer dims (a trailing unit dim
 included), fp32/fp16/bf16, cumprod, flip-reverse scans, dtype= upcasts, and fused producers and consumers."""
 
@@ -38,6 +38,14 @@ CASES = [
     # reverse scans written with flip: the flipped row is scanned in its own order
     ("x.flip(-1).cumsum(-1).flip(-1)", (256, 100), "float16", "rand", "aten_scan(x.flip(-1), -1, 'sum').flip(-1)"),
     ("x.flip(1).cumsum(1).flip(1)", (8, 777), "float32", "randn", "aten_scan(x.flip(1), 1, 'sum').flip(1)"),
+    # ... with the row in one tile (37 in a tile of 64, held backwards), a reverse cumprod, a reverse 3-D
+    # scan in tiles of 128 (the widest tile scanned by gathers)
+    ("x.flip(-1).cumsum(-1).flip(-1)", (5, 37), "float16", "rand", "aten_scan(x.flip(-1), -1, 'sum').flip(-1)"),
+    ("x.flip(-1).cumprod(-1).flip(-1)", (256, 100), "float32", "near1",
+     "aten_scan(x.flip(-1), -1, 'prod').flip(-1)"),
+    ("x.flip(2).cumsum(2).flip(2)", (4, 8, 300), "bfloat16", "rand", "aten_scan(x.flip(2), 2, 'sum').flip(2)"),
+    # 64 rows of 100 -> log_x = 5: tiles of 64 (gathers, the carry reduced to a column)
+    ("torch.cumsum(x, -1)", (64, 100), "bfloat16", "rand", "aten_scan(x, -1, 'sum')"),
     # dtype= upcast: the scan runs in fp32
     ("torch.cumsum(x, dim=-1, dtype=torch.float32)", (2, 3000), "bfloat16", "randn",
      "aten_scan(x.float(), -1, 'sum')"),
