@@ -26,27 +26,6 @@ TStmt loop(const std::string& var, const TExpr* start, const TExpr* stop, const 
   return s;
 }
 
-// A transposed conv whose kernel equals its stride along every dim, with no padding, dilation or output padding:
-// the taps do not overlap, every output takes exactly one, out[n, co, i * k + a] = sum_ci x[n, ci, i] *
-// w[ci, co, a]: a GEMM of the input positions by the (output channel, tap) pairs, with no gather at all.
-// Tap counts are powers of 2 (they become tile dims). passes/conv_layout.cpp keeps such weights as they are.
-bool unfolded_transposed(const Node* conv) {
-  const Node* w = conv->src[1];
-  if (conv->attr.ints2[1] == 0 || !conv_uses_dot(conv)) return false;
-  if (conv->dtype != DType::Float16 && conv->dtype != DType::BFloat16) return false;
-  const int nd = conv->rank() - 2;
-  const auto& ints = conv->attr.ints;
-  int64_t kvol = 1;
-  for (int d = 0; d < nd; ++d) {
-    const int64_t k = w->shape[static_cast<size_t>(d + 2)], s = ints[static_cast<size_t>(d)];
-    const int64_t p = ints[static_cast<size_t>(nd + d)], dl = ints[static_cast<size_t>(2 * nd + d)];
-    if (k != s || p != 0 || (k > 1 && dl != 1) || next_pow2(k) != k) return false;
-    if (conv->shape[static_cast<size_t>(d + 2)] != conv->src[0]->shape[static_cast<size_t>(d + 2)] * k) return false;
-    kvol *= k;
-  }
-  return kvol > 1 && kvol <= 64;
-}
-
 // The unfolded transposed conv (see unfolded_transposed). A program owns BLOCK_I rows (batch and leading input
 // dims, flattened) by BLOCK_J positions along the last input dim, and BLOCK_CO output channels with all their
 // taps: acc[position, (channel, tap)] = x tile (positions contiguous: an M-major operand) @ w tile (the weight's

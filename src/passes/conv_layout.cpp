@@ -9,19 +9,7 @@ bool conv_uses_dot(const Node* conv) {
   return conv->shape[1] / conv->attr.ints2[0] >= kConvMinDotChannels;
 }
 
-namespace {
-
-// permute(op(permute(x, perm)), perm^-1): x's values, computed by `op` into a buffer laid out in perm's order.
-const Node* laid_out(Graph& out, const Node* x, const std::vector<int64_t>& perm, Op op, SourceLoc loc) {
-  std::vector<int64_t> inverse(perm.size());
-  for (size_t i = 0; i < perm.size(); ++i) inverse[static_cast<size_t>(perm[i])] = static_cast<int64_t>(i);
-  return out.permute(out.unary(op, out.permute(x, perm, loc), loc), inverse, loc);
-}
-
-// A 16-bit transposed conv whose kernel equals its stride (no padding, dilation or output padding, power-of-2
-// taps): kernel/lower_conv.cpp lowers it as one GEMM of the input positions by the (C_out, *k) columns of the
-// weight, which its own [C_in, C_out/g, *k] layout holds contiguously. The same test as lower_conv.cpp's
-// unfolded_transposed (keep them in step: a mismatch costs a copy or uncoalesced weight tiles, never results).
+// (see conv_layout.h)
 bool unfolded_transposed(const Node* conv) {
   const Node* w = conv->src[1];
   if (conv->attr.ints2[1] == 0 || !conv_uses_dot(conv)) return false;
@@ -38,6 +26,16 @@ bool unfolded_transposed(const Node* conv) {
   }
   return kvol > 1 && kvol <= 64;
 }
+
+namespace {
+
+// permute(op(permute(x, perm)), perm^-1): x's values, computed by `op` into a buffer laid out in perm's order.
+const Node* laid_out(Graph& out, const Node* x, const std::vector<int64_t>& perm, Op op, SourceLoc loc) {
+  std::vector<int64_t> inverse(perm.size());
+  for (size_t i = 0; i < perm.size(); ++i) inverse[static_cast<size_t>(perm[i])] = static_cast<int64_t>(i);
+  return out.permute(out.unary(op, out.permute(x, perm, loc), loc), inverse, loc);
+}
+
 
 // The weight (w is [C_out, C_in/g, *k], or [C_in, C_out/g, *k] when transposed) laid out with the kernel dims
 // first, then: 16-bit, the input channels, then the output channels (C_out contiguous, coalesced tiles; no copy

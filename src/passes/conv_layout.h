@@ -22,6 +22,13 @@ namespace tz {
 constexpr int64_t kConvMinDotChannels = 8;
 bool conv_uses_dot(const Node* conv);
 
+// A 16-bit transposed conv whose kernel equals its stride along every dim, with no padding, dilation or output
+// padding, power-of-2 taps (2 to 64 in all): the taps do not overlap, every output takes exactly one,
+// out[n, co, i * k + a] = sum_ci x[n, ci, i] * w[ci, co, a], a GEMM of the input positions by the (C_out, taps)
+// columns of the weight, which its own [C_in, C_out/g, *k] layout holds contiguously: kernel/lower_conv.cpp
+// lowers it so, and conv_layout keeps its weight as it is.
+bool unfolded_transposed(const Node* conv);
+
 std::unique_ptr<Graph> conv_layout(const Graph& g);
 
 }  // namespace tz
