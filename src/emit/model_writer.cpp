@@ -82,6 +82,7 @@ void write_launcher(Writer& w, const Kernel& k, const Launch& l, const ForwardPl
   }
   for (std::string line : l.setup) {
     for (size_t at; (at = line.find("{device}")) != std::string::npos;) line.replace(at, 8, device);
+    for (size_t at; (at = line.find("{kernel}")) != std::string::npos;) line.replace(at, 8, k.name);
     w.line(line);
   }
   std::string tensors, sizes;
@@ -223,10 +224,15 @@ std::string write_model(const TraceResult& trace, const Graph& graph, const Forw
     w.line("    tl.store(count_ptr + i, 0, mask=i < N)");
     w.line();
     w.line();
-    w.line("def _coop_split(size, chunk):");
+    w.line("def _interpreted(kernel):");
+    w.line("    # Triton's interpreter (TRITON_INTERPRET=1) runs a grid's programs one after another.");
+    w.line("    return not torch.cuda.is_available() or isinstance(kernel, triton.runtime.interpreter.InterpretedFunction)");
+    w.line();
+    w.line();
+    w.line("def _coop_split(kernel, size, chunk):");
     w.line("    # Cooperative rows: (programs per row, elements each holds). One program holding the whole row under");
-    w.line("    # TRITON_INTERPRET on the CPU, where programs run one after another and none may wait for another.");
-    w.line("    if not torch.cuda.is_available():");
+    w.line("    # the interpreter, where none may wait for another.");
+    w.line("    if _interpreted(kernel):");
     w.line("        return 1, triton.next_power_of_2(size)");
     w.line("    return triton.cdiv(size, chunk), chunk");
     w.line();
@@ -238,7 +244,7 @@ std::string write_model(const TraceResult& trace, const Graph& graph, const Forw
     w.line("    # The programs of a row wait for each other, so every program of the grid must be resident at once:");
     w.line("    # as many as the multiprocessors hold together (from the compiled kernel's registers, shared memory and");
     w.line("    # threads; at most 4 each), in whole groups.");
-    w.line("    if not torch.cuda.is_available():");
+    w.line("    if _interpreted(kernel):");
     w.line("        return 1");
     w.line("    key = (kernel, tiles, groups, args[0].device, tuple(sorted(meta.items())))");
     w.line("    if key in _COOP_PROGRAMS:");

@@ -198,7 +198,7 @@ void lower_reduction(KernelJob& job) {
     job.constexpr_param("GROUPS_P2", 0);
     job.launch.args.back().value = "triton.next_power_of_2(groups)";
     std::string m = std::to_string(p.m);
-    job.launch.setup.push_back("groups, block = _coop_split(" + std::to_string(p.r) + ", " +
+    job.launch.setup.push_back("groups, block = _coop_split({kernel}, " + std::to_string(p.r) + ", " +
                                std::to_string(p.block_r) + ")");
     job.launch.setup.push_back("work = torch.empty((" + m + " * groups * " + std::to_string(stage.size()) +
                                ",), device={device}, dtype=torch.float32)");

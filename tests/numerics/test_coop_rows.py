@@ -1,0 +1,102 @@
+"""Cooperative rows (kernel/lower_reduction.cpp): rows of 40000 or more elements read more than once are split over
+programs that exchange partial reductions through a counter. Under Triton's interpreter a row is one group of one
+(programs run one after another, so none may wait), which still runs the exchange code: partials stored, the
+counter counted in, partials loaded back and combined; a softmax's max and sum of exp in one exchange (online),
+other reductions one each. Checked against PyTorch on inputs with -inf and NaN rows (the online rescaling's edge
+cases). Groups of several programs cannot wait for each other in the interpreter; test_cooperative_rows_in_groups
+runs them anyway, in chunks of 4096, by launching the kernel three times with the counters filled so that no
+program waits: launch k + 1 reads every partial of exchange k from launch k (each program rewrites its own with
+the same value), so after one launch per exchange (two here at most) and one more the output must be right; that checks the chunking, masking and the combine (the online softmax's rescaling
+by exp(m_c - M) included). On the GPU: docs/RESULTS.md (softmax_long_rows, log_softmax_lastdim)."""
+
+import json
+import os
+import subprocess
+import sys
+
+from .paths import HERE, TRITONIZE
+
+# (forward expression, input shape, input fix-up on x (randn), exchanges expected in the kernel)
+# (rows under 65536 elements: passes/split_reduce.cpp splits longer rows when there are few of them)
+CASES = [
+    ("torch.softmax(x, dim=-1)", (3, 40961), "x[1] = float('-inf'); x[2, :9000] = float('-inf')", 1),
+    ("torch.log_softmax(x * 3.0, dim=1)", (2, 50257), "x[1, 7] = float('nan')", 1),
+    ("torch.nn.functional.layer_norm(x, (40960,))", (3, 40960), "x[2] += 100.0", 2),
+]
+
+RUNNER = r"""
+import importlib.util, json, sys
+import torch, triton
+GROUPS = sys.argv[2] == "groups"
+
+
+class Repeated:  # launches the kernel once per exchange, and once more
+    def __init__(self, kernel):
+        self.kernel = kernel
+
+    def __getitem__(self, grid):
+        def launch(*args, **kwargs):
+            for _ in range(3):
+                self.kernel[grid](*args, **kwargs)
+        return launch
+
+
+class Fill:  # stands in for _zero_counts_kernel: counters so high that nobody waits
+    def __getitem__(self, grid):
+        return lambda count, n, BLOCK: count.fill_(1 << 20)
+
+
+results = []
+for path, call, shape, fix in json.loads(sys.argv[1]):
+    spec = importlib.util.spec_from_file_location("generated", path)
+    m = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(m)
+    if GROUPS:
+        name = next(n for n in dir(m) if n.endswith("_kernel") and n != "_zero_counts_kernel")
+        setattr(m, name, Repeated(getattr(m, name)))
+        m._coop_split = lambda kernel, size, chunk: (triton.cdiv(size, 4096), 4096)
+        m._zero_counts_kernel = Fill()
+    torch.manual_seed(0)
+    x = torch.randn(*shape)
+    exec(fix, {"x": x})
+    ref = eval(call, {"torch": torch, "x": x})
+    got = m.ModelNew()(x)
+    ok = got.shape == ref.shape and torch.allclose(got, ref, atol=1e-5, rtol=1e-5, equal_nan=True)
+    diff = (got - ref).abs().nan_to_num(0.0).max().item()
+    results.append(None if ok else f"{call} on {list(shape)} ({fix}): max diff {diff:.3g}")
+print(json.dumps(results))
+"""
+
+
+def run_cases(tmp_path, mode):
+    jobs = []
+    for i, (call, shape, fix, exchanges) in enumerate(CASES):
+        src = (
+            "import torch\nimport torch.nn as nn\n\n\n"
+            f"class Model(nn.Module):\n    def forward(self, x):\n        return {call}\n\n\n"
+            f"def get_inputs():\n    return [torch.randn{shape}]\n\n\n"
+            "def get_init_inputs():\n    return []\n"
+        )
+        model = tmp_path / f"case{i}.py"
+        model.write_text(src)
+        out = tmp_path / f"case{i}_triton.py"
+        r = subprocess.run([str(TRITONIZE), "convert", str(model), "-o", str(out)], capture_output=True, text=True)
+        assert r.returncode == 0, f"{call}: {r.stderr}"
+        text = out.read_text()
+        assert "_coop_split(" in text, f"{call} on {shape}: not cooperative"
+        assert text.count('sem="acq_rel"') == exchanges, f"{call}: expected {exchanges} exchange(s)\n{text}"
+        jobs.append((str(out), call, shape, fix))
+    env = dict(os.environ, TRITON_INTERPRET="1")
+    r = subprocess.run([sys.executable, "-c", RUNNER, json.dumps(jobs), mode], capture_output=True, text=True,
+                       env=env, cwd=HERE, timeout=300)
+    assert r.returncode == 0, r.stderr[-3000:]
+    failures = [f for f in json.loads(r.stdout.strip().splitlines()[-1]) if f]
+    assert not failures, "\n".join(failures)
+
+
+def test_cooperative_rows(tmp_path):
+    run_cases(tmp_path, "one")
+
+
+def test_cooperative_rows_in_groups(tmp_path):
+    run_cases(tmp_path, "groups")
