@@ -324,12 +324,14 @@ void lower_reduction(KernelJob& job) {
   };
 
   // A floating max/min keeps NaN, as PyTorch's does (tl.max drops it on the GPU): a NaN-propagating combine.
-  auto reduce_value = [&](const Node* red, const TExpr* v) {
+  // (along the tile's reduced axis, or `axis`: a cooperative row's 1-D partials)
+  auto reduce_value = [&](const Node* red, const TExpr* v, int axis = -1) {
+    if (axis < 0) axis = red_axis;
     if (red->op == Op::Prod) job.kernel.needs_mul_combine = true;
     bool nan = (red->op == Op::Max || red->op == Op::Min) && is_floating(red->src[0]->dtype);
-    if (!nan) return b.reduce(reduce_op(red->op), v, red_axis);
+    if (!nan) return b.reduce(reduce_op(red->op), v, axis);
     job.kernel.needs_nan_combine = true;
-    return b.reduce(red->op == Op::Max ? TOp::NanMax : TOp::NanMin, v, red_axis);
+    return b.reduce(red->op == Op::Max ? TOp::NanMax : TOp::NanMin, v, axis);
   };
 
   std::vector<const Node*> reductions;
@@ -414,8 +416,7 @@ void lower_reduction(KernelJob& job) {
       }
       exchange();
       const TExpr* parts = load_partials(red, neutral(b, red->op, DType::Float32));
-      const TExpr* whole = reduce_value(red, parts);
-      const TExpr* v = assign(ValueEmitter::value_name(red->op), b.reduce(whole->op, parts, 0));
+      const TExpr* v = assign(ValueEmitter::value_name(red->op), reduce_value(red, parts, 0));
       combined[red] = v;
       if (sum_exp) {
         const TExpr* sums = load_partials(sum_exp, b.f(0.0));
