@@ -9,3 +9,21 @@ CORPUS = ROOT / "tests" / "corpus"
 FIXTURES = HERE / "fixtures"
 EXAMPLES = ROOT / "examples"
 TRITONIZE = Path(os.environ.get("TRITONIZE_BIN", ROOT / "build" / "tritonize"))
+
+
+def convert_forward(tmp_path, name: str, expression: str, input_expression: str) -> Path:
+    """Writes a one-input problem whose forward returns `expression` of x (get_inputs returns
+    [`input_expression`]), converts it with tritonize and returns the generated file (asserting success)."""
+    import subprocess
+
+    model = tmp_path / f"{name}.py"
+    model.write_text(
+        "import torch\nimport torch.nn as nn\n\n\n"
+        f"class Model(nn.Module):\n    def forward(self, x):\n        return {expression}\n\n\n"
+        f"def get_inputs():\n    return [{input_expression}]\n\n\n"
+        "def get_init_inputs():\n    return []\n"
+    )
+    out = tmp_path / f"{name}_triton.py"
+    r = subprocess.run([str(TRITONIZE), "convert", str(model), "-o", str(out)], capture_output=True, text=True)
+    assert r.returncode == 0, f"{expression}: {r.stderr}"
+    return out

@@ -10,7 +10,7 @@ import os
 import subprocess
 import sys
 
-from .paths import HERE, TRITONIZE
+from .paths import HERE, convert_forward
 
 ROWS = (2, 70001)
 # (forward expression, input shape, dtype, input fix-up run on x (a randn tensor) before the call)
@@ -56,17 +56,7 @@ print(json.dumps(results))
 def test_split_argm(tmp_path):
     jobs = []
     for i, (call, shape, dtype, fix) in enumerate(CASES):
-        src = (
-            "import torch\nimport torch.nn as nn\n\n\n"
-            f"class Model(nn.Module):\n    def forward(self, x):\n        return {call}\n\n\n"
-            f"def get_inputs():\n    return [torch.randn{shape}.to(torch.{dtype})]\n\n\n"
-            "def get_init_inputs():\n    return []\n"
-        )
-        model = tmp_path / f"case{i}.py"
-        model.write_text(src)
-        out = tmp_path / f"case{i}_triton.py"
-        r = subprocess.run([str(TRITONIZE), "convert", str(model), "-o", str(out)], capture_output=True, text=True)
-        assert r.returncode == 0, f"{call}: {r.stderr}"
+        out = convert_forward(tmp_path, f"case{i}", call, f"torch.randn{shape}.to(torch.{dtype})")
         # the split must have happened: a kernel over [..., chunks, 4096]
         assert "R=4096" in out.read_text(), f"{call} on {shape}: not split"
         jobs.append((str(out), call, shape, dtype, fix))

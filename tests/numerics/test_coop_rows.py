@@ -14,7 +14,7 @@ import os
 import subprocess
 import sys
 
-from .paths import HERE, TRITONIZE
+from .paths import HERE, convert_forward
 
 # (forward expression, input shape, input fix-up on x (randn), exchanges expected in the kernel)
 # (rows under 65536 elements: passes/split_reduce.cpp splits longer rows when there are few of them)
@@ -71,17 +71,7 @@ print(json.dumps(results))
 def run_cases(tmp_path, mode):
     jobs = []
     for i, (call, shape, fix, exchanges) in enumerate(CASES):
-        src = (
-            "import torch\nimport torch.nn as nn\n\n\n"
-            f"class Model(nn.Module):\n    def forward(self, x):\n        return {call}\n\n\n"
-            f"def get_inputs():\n    return [torch.randn{shape}]\n\n\n"
-            "def get_init_inputs():\n    return []\n"
-        )
-        model = tmp_path / f"case{i}.py"
-        model.write_text(src)
-        out = tmp_path / f"case{i}_triton.py"
-        r = subprocess.run([str(TRITONIZE), "convert", str(model), "-o", str(out)], capture_output=True, text=True)
-        assert r.returncode == 0, f"{call}: {r.stderr}"
+        out = convert_forward(tmp_path, f"case{i}", call, f"torch.randn{shape}")
         text = out.read_text()
         assert "_coop_split(" in text, f"{call} on {shape}: not cooperative"
         assert text.count('sem="acq_rel"') == exchanges, f"{call}: expected {exchanges} exchange(s)\n{text}"

@@ -16,7 +16,7 @@ import pytest
 import torch
 
 from .aten_scan import aten_scan, make_input
-from .paths import HERE, TRITONIZE
+from .paths import HERE, convert_forward
 
 # (forward body over x, input shape, input dtype, input kind, reference over x and aten_scan)
 CASES = [
@@ -95,17 +95,8 @@ def test_emulation_is_not_cpu_order():
 def test_scans_follow_aten_order(tmp_path):
     jobs = []
     for i, (body, shape, dtype, kind, ref) in enumerate(CASES):
-        src = (
-            "import torch\nimport torch.nn as nn\n\n\n"
-            f"class Model(nn.Module):\n    def forward(self, x):\n        return {body}\n\n\n"
-            f"def get_inputs():\n    return [torch.rand({', '.join(map(str, shape))}, dtype=torch.{dtype})]\n\n\n"
-            "def get_init_inputs():\n    return []\n"
-        )
-        model = tmp_path / f"case{i}.py"
-        model.write_text(src)
-        out = tmp_path / f"case{i}_triton.py"
-        r = subprocess.run([str(TRITONIZE), "convert", str(model), "-o", str(out)], capture_output=True, text=True)
-        assert r.returncode == 0, f"{body}: {r.stderr}"
+        out = convert_forward(tmp_path, f"case{i}", body,
+                              f"torch.rand({', '.join(map(str, shape))}, dtype=torch.{dtype})")
         jobs.append((str(out), shape, dtype, kind, ref))
     env = dict(os.environ, TRITON_INTERPRET="1")
     r = subprocess.run([sys.executable, "-c", RUNNER, json.dumps(jobs), str(HERE)], capture_output=True, text=True,
