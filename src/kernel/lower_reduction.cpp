@@ -211,6 +211,8 @@ void lower_reduction(KernelJob& job) {
     coop_tiles.start = pid;
     coop_tiles.stop = b.mul(b.i(p.m), groups);
     coop_tiles.step = b.num_programs(0);
+    coop_tiles.body.push_back(TileBuilder::comment(
+        "a cooperative row: GROUPS programs, one chunk of BLOCK_R each, all resident (_coop_programs)"));
     coop_tiles.body.push_back(TileBuilder::assign("row", b.op(TOp::FloorDiv, {b.var("tile"), groups})));
     coop_tiles.body.push_back(TileBuilder::assign("part", b.op(TOp::Mod, {b.var("tile"), groups})));
   }
@@ -359,6 +361,7 @@ void lower_reduction(KernelJob& job) {
     };
     // Counts this program in on the row's counter and waits for the row's other programs (one round).
     auto exchange = [&]() {
+      body.push_back(TileBuilder::comment("count in on the row's counter, wait for the row's other programs"));
       body.push_back(TStmt{TStmtKind::Barrier});  // every thread's partial stored before the release
       std::string seen = ve.fresh("seen");
       const TExpr* counter = b.add(b.var("count_ptr"), b.var("row"));
