@@ -129,18 +129,18 @@ std::string write_model(const TraceResult& trace, const Graph& graph, const Forw
   w.line("import triton");
   w.line("import triton.language as tl");
   w.line();
-  bool mul_combine = false;
-  for (const auto& k : plan.kernels) mul_combine = mul_combine || k.needs_mul_combine;
-  if (mul_combine) {
+  // The file-level helpers some kernel calls (Kernel's needs_* flags), each printed once.
+  auto needed = [&](bool Kernel::*flag) {
+    return std::any_of(plan.kernels.begin(), plan.kernels.end(), [&](const Kernel& k) { return k.*flag; });
+  };
+  if (needed(&Kernel::needs_mul_combine)) {
     w.line();
     w.line("@triton.jit");
     w.line("def _mul_combine(a, b):");
     w.line("    return a * b");
     w.line();
   }
-  bool nan_combine = false;
-  for (const auto& k : plan.kernels) nan_combine = nan_combine || k.needs_nan_combine;
-  if (nan_combine) {
+  if (needed(&Kernel::needs_nan_combine)) {
     w.line();
     w.line("@triton.jit");
     w.line("def _nan_max(a, b):");
@@ -153,14 +153,13 @@ std::string write_model(const TraceResult& trace, const Graph& graph, const Forw
     w.line("    return tl.minimum(a, b, propagate_nan=tl.PropagateNan.ALL)");
     w.line();
   }
-  bool round_tf32 = false;
-  for (const auto& k : plan.kernels) round_tf32 = round_tf32 || k.needs_round_tf32;
-  if (round_tf32) {
+  if (needed(&Kernel::needs_round_tf32)) {
     w.line();
     w.line("@triton.jit");
     w.line("def _round_tf32(x, PRECISION: tl.constexpr):");
     w.line("    # TF32 tensor cores read only an fp32 operand's top 19 bits (the rest is dropped); cuDNN rounds to");
-    w.line("    # nearest, ties to even, first, so the same products need the same rounding here. NaN stays NaN.");
+    w.line("    # nearest first (ties to even in its sm90 engines), so the same products need the same rounding here.");
+    w.line("    # NaN stays NaN.");
     w.line("    if PRECISION == \"tf32\":");
     w.line("        bits = x.to(tl.uint32, bitcast=True)");
     w.line("        rounded = ((bits + 0xFFF + ((bits >> 13) & 1)) & 0xFFFFE000).to(tl.float32, bitcast=True)");
@@ -168,9 +167,7 @@ std::string write_model(const TraceResult& trace, const Graph& graph, const Forw
     w.line("    return x");
     w.line();
   }
-  bool aten_scan = false;
-  for (const auto& k : plan.kernels) aten_scan = aten_scan || k.needs_aten_scan_tile;
-  if (aten_scan) {
+  if (needed(&Kernel::needs_aten_scan_tile)) {
     w.line();
     w.line("@triton.jit");
     w.line("def _aten_scan_tile(x, ROWS: tl.constexpr, TILE: tl.constexpr, LEVELS: tl.constexpr, PROD: tl.constexpr,");
@@ -214,9 +211,7 @@ std::string write_model(const TraceResult& trace, const Graph& graph, const Forw
     w.line("    return x");
     w.line();
   }
-  bool coop = false;
-  for (const auto& k : plan.kernels) coop = coop || k.needs_coop;
-  if (coop) {
+  if (needed(&Kernel::needs_coop)) {
     w.line();
     w.line("@triton.jit");
     w.line("def _zero_counts_kernel(count_ptr, N, BLOCK: tl.constexpr):");
@@ -263,9 +258,7 @@ std::string write_model(const TraceResult& trace, const Graph& graph, const Forw
     w.line("    return _COOP_PROGRAMS[key]");
     w.line();
   }
-  bool num_sms = false;
-  for (const auto& k : plan.kernels) num_sms = num_sms || k.needs_num_sms;
-  if (num_sms) {
+  if (needed(&Kernel::needs_num_sms)) {
     w.line();
     w.line("def _persistent_programs(tiles, per_sm):");
     w.line("    # A persistent grid: per_sm programs per multiprocessor, each walking tiles (one program under");

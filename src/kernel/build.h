@@ -27,7 +27,7 @@ class TileBuilder {
     e.args = std::move(args);
     return a_.make(e);
   }
-  // A call of a @triton.jit helper that the printer emits once per file (Kernel's needs_* flags).
+  // A call of a Triton function or of a @triton.jit helper the printer emits once per file (TOp::Call).
   const TExpr* call(const std::string& name, std::vector<const TExpr*> args) {
     TExpr e{TOp::Call, name};
     e.args = std::move(args);

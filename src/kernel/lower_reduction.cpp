@@ -186,8 +186,7 @@ void lower_reduction(KernelJob& job) {
   TStmt coop_tiles{TStmtKind::For};
   const TExpr* groups = nullptr;
   if (coop) {
-    p.block_r = p.r >= kCoopLongRow ? kCoopLongChunk : kCoopChunk;
-    p.block_m = 1;
+    p.block_r = p.r >= kCoopLongRow ? kCoopLongChunk : kCoopChunk;  // (block_m is 1: a looped row)
     job.kernel.params.push_back({"work_ptr", ParamKind::Pointer});
     job.launch.args.push_back({"work_ptr", "work"});
     job.kernel.params.push_back({"count_ptr", ParamKind::Pointer});
@@ -347,7 +346,7 @@ void lower_reduction(KernelJob& job) {
     auto slot = [&](const Node* red) {
       return static_cast<int64_t>(std::find(reductions.begin(), reductions.end(), red) - reductions.begin());
     };
-    int64_t slots = static_cast<int64_t>(reductions.size());
+    int64_t slots = static_cast<int64_t>(stage.size());  // (as the launcher's work buffer: one per reduction)
     std::map<const Node*, const TExpr*> combined;  // exchanged reductions
     int rounds = 0;
     // The work-buffer addresses of `red`'s partials: this program's, or all of the row's ([GROUPS_P2]).

@@ -47,7 +47,8 @@ enum class TOp {
   Cdiv,       // tl.cdiv(a, b)
   ElementTy,  // args[0].dtype.element_ty (the pointee type of a pointer)
   Min2,       // min(a, b) on scalars (Python builtin inside jit code)
-  Call,       // name(args...): a @triton.jit helper printed once per file (see Kernel's needs_* flags)
+  Call,       // name(args...): a Triton function (tl.reshape, tl.gather) or a @triton.jit helper of the file
+              //   (see Kernel's needs_* flags); shape or tuple arguments are Var texts
 };
 
 struct TExpr {

@@ -18,7 +18,7 @@ def convert_forward(tmp_path, name: str, expression: str, input_expression: str)
 
     model = tmp_path / f"{name}.py"
     model.write_text(
-        "import torch\nimport torch.nn as nn\n\n\n"
+        "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n\n\n"
         f"class Model(nn.Module):\n    def forward(self, x):\n        return {expression}\n\n\n"
         f"def get_inputs():\n    return [{input_expression}]\n\n\n"
         "def get_init_inputs():\n    return []\n"
@@ -27,3 +27,17 @@ def convert_forward(tmp_path, name: str, expression: str, input_expression: str)
     r = subprocess.run([str(TRITONIZE), "convert", str(model), "-o", str(out)], capture_output=True, text=True)
     assert r.returncode == 0, f"{expression}: {r.stderr}"
     return out
+
+
+def run_interpreted(runner: str, jobs: list, *args: str, timeout: int = 300) -> list:
+    """Runs `runner` (a script taking json.dumps(jobs) and `args` as arguments, printing a JSON list of failure
+    texts or nulls on its last line) under Triton's interpreter; returns the failures."""
+    import json
+    import subprocess
+    import sys
+
+    env = dict(os.environ, TRITON_INTERPRET="1")
+    r = subprocess.run([sys.executable, "-c", runner, json.dumps(jobs), *args], capture_output=True, text=True,
+                       env=env, cwd=HERE, timeout=timeout)
+    assert r.returncode == 0, r.stderr[-3000:]
+    return [f for f in json.loads(r.stdout.strip().splitlines()[-1]) if f]

@@ -5,12 +5,8 @@ whole tensor of 98031 elements give 17 and 23 chunks of 4096 plus a tail (the co
 the 65536 elements that trigger the split). Converted by tritonize and run by Triton's interpreter in one
 subprocess."""
 
-import json
-import os
-import subprocess
-import sys
 
-from .paths import HERE, convert_forward
+from .paths import convert_forward, run_interpreted
 
 ROWS = (2, 70001)
 # (forward expression, input shape, dtype, input fix-up run on x (a randn tensor) before the call)
@@ -60,9 +56,5 @@ def test_split_argm(tmp_path):
         # the split must have happened: a kernel over [..., chunks, 4096]
         assert "R=4096" in out.read_text(), f"{call} on {shape}: not split"
         jobs.append((str(out), call, shape, dtype, fix))
-    env = dict(os.environ, TRITON_INTERPRET="1")
-    r = subprocess.run([sys.executable, "-c", RUNNER, json.dumps(jobs)], capture_output=True, text=True, env=env,
-                       cwd=HERE, timeout=300)
-    assert r.returncode == 0, r.stderr[-3000:]
-    failures = [f for f in json.loads(r.stdout.strip().splitlines()[-1]) if f]
+    failures = run_interpreted(RUNNER, jobs)
     assert not failures, "\n".join(failures)

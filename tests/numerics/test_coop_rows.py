@@ -9,12 +9,8 @@ program waits: launch k + 1 reads every partial of exchange k from launch k (eac
 the same value), so after one launch per exchange (two here at most) and one more the output must be right; that checks the chunking, masking and the combine (the online softmax's rescaling
 by exp(m_c - M) included). On the GPU: docs/RESULTS.md (softmax_long_rows, log_softmax_lastdim)."""
 
-import json
-import os
-import subprocess
-import sys
 
-from .paths import HERE, convert_forward
+from .paths import convert_forward, run_interpreted
 
 # (forward expression, input shape, input fix-up on x (randn), exchanges expected in the kernel)
 # (rows under 65536 elements: passes/split_reduce.cpp splits longer rows when there are few of them)
@@ -76,11 +72,7 @@ def run_cases(tmp_path, mode):
         assert "_coop_split(" in text, f"{call} on {shape}: not cooperative"
         assert text.count('sem="acq_rel"') == exchanges, f"{call}: expected {exchanges} exchange(s)\n{text}"
         jobs.append((str(out), call, shape, fix))
-    env = dict(os.environ, TRITON_INTERPRET="1")
-    r = subprocess.run([sys.executable, "-c", RUNNER, json.dumps(jobs), mode], capture_output=True, text=True,
-                       env=env, cwd=HERE, timeout=300)
-    assert r.returncode == 0, r.stderr[-3000:]
-    failures = [f for f in json.loads(r.stdout.strip().splitlines()[-1]) if f]
+    failures = run_interpreted(RUNNER, jobs, mode)
     assert not failures, "\n".join(failures)
 
 

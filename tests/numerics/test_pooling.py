@@ -5,12 +5,8 @@ interpreter on the CPU in one subprocess. The cases cover the kernel's paths: a 
 2-D tiles for channels-last inputs, adaptive windows of varying size, the reductions that global pools become, and
 return_indices."""
 
-import json
-import os
-import subprocess
-import sys
 
-from .paths import HERE, TRITONIZE
+from .paths import convert_forward, run_interpreted
 
 CASES = [
     ("F.max_pool1d(x, 4, stride=2, padding=2, dilation=3, ceil_mode=True)", (2, 3, 37)),
@@ -80,20 +76,7 @@ print(json.dumps(results))
 def test_pool_options(tmp_path):
     jobs = []
     for i, (call, shape) in enumerate(CASES):
-        src = (
-            "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n\n\n"
-            f"class Model(nn.Module):\n    def forward(self, x):\n        return {call}\n\n\n"
-            f"def get_inputs():\n    return [torch.randn{shape}]\n\n\ndef get_init_inputs():\n    return []\n"
-        )
-        model = tmp_path / f"case{i}.py"
-        model.write_text(src)
-        out = tmp_path / f"case{i}_triton.py"
-        r = subprocess.run([str(TRITONIZE), "convert", str(model), "-o", str(out)], capture_output=True, text=True)
-        assert r.returncode == 0, f"{call}: {r.stderr}"
+        out = convert_forward(tmp_path, f"case{i}", call, f"torch.randn{shape}")
         jobs.append((str(out), call, shape, call not in NO_NAN))
-    env = dict(os.environ, TRITON_INTERPRET="1")
-    r = subprocess.run([sys.executable, "-c", RUNNER, json.dumps(jobs)], capture_output=True, text=True, env=env,
-                       cwd=HERE, timeout=300)
-    assert r.returncode == 0, r.stderr[-3000:]
-    failures = [f for f in json.loads(r.stdout.strip().splitlines()[-1]) if f]
+    failures = run_interpreted(RUNNER, jobs)
     assert not failures, "\n".join(failures)

@@ -7,16 +7,13 @@ these references are not torch.cumsum on the CPU. The cases reach T = 16 (log 4)
 several tiles per row with a ragged last one, single tiles, odd sizes, outer dims (a trailing unit dim
 included), fp32/fp16/bf16, cumprod, flip-reverse scans, dtype= upcasts, and fused producers and consumers."""
 
-import json
-import os
-import subprocess
 import sys
 
 import pytest
 import torch
 
 from .aten_scan import aten_scan, make_input
-from .paths import HERE, convert_forward
+from .paths import HERE, convert_forward, run_interpreted
 
 # (forward body over x, input shape, input dtype, input kind, reference over x and aten_scan)
 CASES = [
@@ -98,11 +95,7 @@ def test_scans_follow_aten_order(tmp_path):
         out = convert_forward(tmp_path, f"case{i}", body,
                               f"torch.rand({', '.join(map(str, shape))}, dtype=torch.{dtype})")
         jobs.append((str(out), shape, dtype, kind, ref))
-    env = dict(os.environ, TRITON_INTERPRET="1")
-    r = subprocess.run([sys.executable, "-c", RUNNER, json.dumps(jobs), str(HERE)], capture_output=True, text=True,
-                       env=env, cwd=HERE, timeout=600)
-    assert r.returncode == 0, r.stderr[-3000:]
-    failures = [f for f in json.loads(r.stdout.strip().splitlines()[-1]) if f]
+    failures = run_interpreted(RUNNER, jobs, str(HERE), timeout=600)
     assert not failures, "\n".join(failures)
 
 
