@@ -158,7 +158,8 @@ const Node* Graph::where(const Node* c, const Node* a, const Node* b, SourceLoc 
               {}, loc);
 }
 
-const Node* Graph::reduce(Op op, const Node* x, std::vector<int64_t> axes, bool keepdim, SourceLoc loc) {
+const Node* Graph::reduce(Op op, const Node* x, std::vector<int64_t> axes, bool keepdim, SourceLoc loc,
+                          std::string str) {
   TZ_ASSERT(op_kind(op) == OpKind::Reduce || op == Op::Mean, "reduce() needs a reduction");
   std::sort(axes.begin(), axes.end());
   Shape out;
@@ -173,6 +174,7 @@ const Node* Graph::reduce(Op op, const Node* x, std::vector<int64_t> axes, bool 
   Attr a;
   a.ints = axes;
   a.ints2 = {keepdim ? 1 : 0};
+  a.str = std::move(str);
   return make(op, t, out, {x}, a, loc);
 }
 

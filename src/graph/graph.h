@@ -43,7 +43,9 @@ class Graph {
   const Node* cast(const Node* x, DType to, SourceLoc loc = {});
   const Node* binary(Op op, const Node* a, const Node* b, SourceLoc loc = {});  // broadcasting, promoted
   const Node* where(const Node* c, const Node* a, const Node* b, SourceLoc loc = {});
-  const Node* reduce(Op op, const Node* x, std::vector<int64_t> axes, bool keepdim, SourceLoc loc = {});
+  // `str` as documented for the op in ops.def ("dot" on a matrix product's sum).
+  const Node* reduce(Op op, const Node* x, std::vector<int64_t> axes, bool keepdim, SourceLoc loc = {},
+                     std::string str = {});
   const Node* scan(Op op, const Node* x, int64_t axis, bool reverse, SourceLoc loc = {});
   const Node* reshape(const Node* x, Shape shape, SourceLoc loc = {});
   const Node* permute(const Node* x, std::vector<int64_t> perm, SourceLoc loc = {});

@@ -460,15 +460,19 @@ void lower_reduction(KernelJob& job) {
       // 1.5e-5 (on the CPU through the interpreter; about half an ulp of the result). The compensation runs
       // once per kCompensateEvery chunks, on their plain partial sum: per chunk it doubled the time of
       // memory-bound loops on the H200 (tests/gpu/rows_experiment.py: 32768^2 mat-vec 0.96 -> 2.1 ms). Sums
-      // over at most kPlainChunks chunks per lane (a softmax's row, a mat-vec's) stay plain.
+      // over at most kPlainChunks chunks per lane (a softmax's row, a mat-vec's) stay plain. So do a matrix
+      // product's dot products ("dot" sums) at any length: the reference is cuBLAS, which accumulates them in
+      // plain fp32 too (32768^2 vec-mat: plain 1.9e-6 from the exact product, cuBLAS 1.8e-6; compensated every 8
+      // chunks it ran 1.14 ms against 0.98 ms plain, tests/gpu/rows_experiment.py on the H200).
       int64_t chunks = (p.r + p.block_r - 1) / p.block_r;
-      bool blocked = chunks > kPlainChunks && std::any_of(reds.begin(), reds.end(), [](const Node* red) {
-                       return red->op == Op::Sum && acc_type(red->src[0]) == DType::Float32;
-                     });
+      auto compensable = [](const Node* red) {
+        return red->op == Op::Sum && red->attr.str != "dot" && acc_type(red->src[0]) == DType::Float32;
+      };
+      bool blocked = chunks > kPlainChunks && std::any_of(reds.begin(), reds.end(), compensable);
       std::vector<std::string> accs, acc_is, comps, parts;
       for (const Node* red : reds) {
         bool arg = red->op == Op::ArgMax || red->op == Op::ArgMin;
-        bool compensated = blocked && red->op == Op::Sum && acc_type(red->src[0]) == DType::Float32;
+        bool compensated = blocked && compensable(red);
         accs.push_back(ve.fresh("acc"));
         acc_is.push_back(arg ? ve.fresh("acc_idx") : "");
         comps.push_back(compensated ? ve.fresh("comp") : "");

@@ -279,7 +279,8 @@ Moments moments(Graph& g, const Node* x, const std::vector<int64_t>& axes, Sourc
   return {g.reshape(mean, out, loc), g.reshape(var, out, loc)};
 }
 
-// A matrix-vector product is memory-bound: a multiply and a sum fuse into one reduction kernel.
+// A matrix-vector product is memory-bound: a multiply and a sum fuse into one reduction kernel. The sum is a
+// "dot" sum (ops.def): accumulated in plain fp32, as cuBLAS accumulates the product it replaces.
 // matmul(a[..., M, K], b[..., K, 1]) => sum(a * b^T[..., 1, K], -1, keepdim)
 // matmul(a[..., 1, K], b[..., K, N]) => sum(a^T[..., K, 1] * b, -2, keepdim)
 const Node* lower_matvec(Graph& g, const Node* old, const Node* a, const Node* b) {
@@ -290,14 +291,14 @@ const Node* lower_matvec(Graph& g, const Node* old, const Node* a, const Node* b
     for (int i = 0; i < rb; ++i) perm[i] = i;
     std::swap(perm[rb - 1], perm[rb - 2]);
     const Node* prod = g.binary(Op::Mul, a, g.permute(b, perm, old->loc), old->loc);
-    return g.reduce(Op::Sum, prod, {prod->rank() - 1}, true, old->loc);
+    return g.reduce(Op::Sum, prod, {prod->rank() - 1}, true, old->loc, "dot");
   }
   (void)m;
   std::vector<int64_t> perm(ra);
   for (int i = 0; i < ra; ++i) perm[i] = i;
   std::swap(perm[ra - 1], perm[ra - 2]);
   const Node* prod = g.binary(Op::Mul, g.permute(a, perm, old->loc), b, old->loc);
-  return g.reduce(Op::Sum, prod, {prod->rank() - 2}, true, old->loc);
+  return g.reduce(Op::Sum, prod, {prod->rank() - 2}, true, old->loc, "dot");
 }
 
 // Global pooling is a reduction over the pooled dims (the reduction kernel tiles it far better than windows):

@@ -141,8 +141,8 @@ std::unique_ptr<Graph> split_reduce(const Graph& g) {
     split.push_back(r / parts);
     const Node* xs = reshaped(out, x, split);
     int k = static_cast<int>(kept.size());
-    const Node* partial = out.reduce(old->op, xs, {k + 1}, false, old->loc);
-    const Node* total = out.reduce(old->op, partial, {k}, false, old->loc);
+    const Node* partial = out.reduce(old->op, xs, {k + 1}, false, old->loc, old->attr.str);
+    const Node* total = out.reduce(old->op, partial, {k}, false, old->loc, old->attr.str);
     return out.reshape(total, old->shape, old->loc);
   });
 }
