@@ -1,7 +1,13 @@
 // sink_reshape (see sink_reshape.h).
 //   f(reshape(a), reshape(b), c) => reshape(f(a, b, c))   a, b computed values of one shape, c a scalar constant,
 //                                                         the reshapes all of f's shape (no broadcasting)
+// a may also be a view of an input or parameter whose reshape no strided view can express (a permuted tensor
+// merged across the permuted dims): that reshape would need a copy kernel; sunk, f reads the view by strides
+// and its result, contiguous, is reshaped for free. Other views of leaves keep their reshape, so that what
+// follows (a reduction over the reshaped dims) still sees f in the shape it reduces.
 #include "passes/sink_reshape.h"
+
+#include "graph/view.h"
 
 namespace tz {
 
@@ -18,7 +24,8 @@ std::unique_ptr<Graph> sink_reshape(const Graph& g) {
       if (s->op != Op::Reshape || s->shape != old->shape) return rebuild(out, old, src);
       const Node* a = s->src[0];
       OpKind k = op_kind(a->op);
-      if (k == OpKind::Leaf || k == OpKind::View) return rebuild(out, old, src);
+      std::vector<int64_t> strides;
+      if (k == OpKind::Leaf || (k == OpKind::View && view_strides(s, strides))) return rebuild(out, old, src);
       if (inner && a->shape != *inner) return rebuild(out, old, src);
       inner = &a->shape;
       sunk.push_back(a);

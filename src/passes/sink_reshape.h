@@ -1,6 +1,7 @@
 // sink_reshape: pointwise ops applied to a reshaped computed value are applied before the reshape, so that
 // they fuse into the kernel that computes the value (a group norm computed as [N, G, C/G, S] and an
-// activation applied to its [N, C, H, W] view run as one kernel). After it, no pointwise op reads only
+// activation applied to its [N, C, H, W] view run as one kernel), and a permuted input merged across its permuted
+// dims is not copied before the pointwise ops that read it. After it, no pointwise op reads only
 // reshapes of computed (non-view) values of one shape.
 #pragma once
 
