@@ -53,6 +53,19 @@ def one_in(x_ptr, y_ptr, N: tl.constexpr, BLOCK: tl.constexpr):
 
 
 @triton.jit
+def one_in_hint(x_ptr, y_ptr, N: tl.constexpr, BLOCK: tl.constexpr, EVICT: tl.constexpr, STORE_CS: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    if EVICT:
+        x = tl.load(x_ptr + offs, eviction_policy="evict_first").to(tl.float32)
+    else:
+        x = tl.load(x_ptr + offs).to(tl.float32)
+    if STORE_CS:
+        tl.store(y_ptr + offs, (x * 3.25).to(y_ptr.dtype.element_ty), cache_modifier=".cs")
+    else:
+        tl.store(y_ptr + offs, (x * 3.25).to(y_ptr.dtype.element_ty))
+
+
+@triton.jit
 def gelu_erf(x_ptr, y_ptr, N: tl.constexpr, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     x = tl.load(x_ptr + offs).to(tl.float32)
@@ -157,6 +170,22 @@ def streams(results):
         record(results, form="gelu_erf_fp16", block=block, warps=warps, event_ms=ev, wall_ms=wall, floor_ms=floor)
 
 
+def big_scale(results):
+    """y = x * 3.25 over 512 M fp32 (gemm_v_scalar_mul's size): steady-state bandwidth, hints, block shapes."""
+    n = 32768 * 16384
+    x = torch.randn(n, device="cuda")
+    y = torch.empty_like(x)
+    floor = 2 * 4 * n / 4.25e12 * 1e3
+    ev, wall = bench(lambda: torch.mul(x, 3.25, out=y), n=20)
+    record(results, form="big_scale_torch", event_ms=ev, wall_ms=wall, floor_ms=floor)
+    for block, warps, evict, cs in [(1024, 4, 0, 0), (2048, 8, 0, 0), (4096, 8, 0, 0), (512, 4, 0, 0), (512, 2, 0, 0),
+                                    (1024, 4, 1, 0), (1024, 4, 0, 1), (1024, 4, 1, 1), (2048, 8, 1, 1)]:
+        ev, wall = bench(lambda: one_in_hint[(n // block,)](x, y, N=n, BLOCK=block, EVICT=evict, STORE_CS=cs,
+                                                              num_warps=warps), n=20)
+        record(results, form="big_scale", block=block, warps=warps, evict=evict, cs=cs, event_ms=ev, wall_ms=wall,
+               floor_ms=floor)
+
+
 def main():
     global FLUSH
     p = argparse.ArgumentParser()
@@ -165,6 +194,7 @@ def main():
     FLUSH = torch.empty(256 * 1024 * 1024 // 4, device="cuda")
     results = []
     launch_costs(results)
+    big_scale(results)
     streams(results)
     if args.json:
         with open(args.json, "w") as f:
