@@ -27,6 +27,11 @@ bool is_pointer(const Kernel& k, const std::string& param) {
 
 std::string strip_ptr(const std::string& name) { return name.substr(0, name.size() - 4); }
 
+std::string launcher_name(const Kernel& k) { return k.name.substr(0, k.name.size() - 7); }  // drop "_kernel"
+
+// The ModelNew attribute holding a launch's counters (Launch::counter_param).
+std::string counter_attribute(const Kernel& k) { return "_" + launcher_name(k) + "_counts"; }
+
 // The float type that buffers follow at run time: the traced type of the first floating input. Buffers of
 // that type are allocated like that input, so ModelNew keeps working after .half() / .to(torch.bfloat16).
 struct DtypeRule {
@@ -57,7 +62,7 @@ void write_launcher(Writer& w, const Kernel& k, const Launch& l, const ForwardPl
   std::string sig;
   for (const auto& p : inputs) sig += (sig.empty() ? "" : ", ") + strip_ptr(p);
   if (launcher_takes_dtype(l, plan, rule)) sig += (sig.empty() ? "" : ", ") + std::string("dtype");
-  std::string launcher = k.name.substr(0, k.name.size() - 7);  // drop "_kernel"
+  std::string launcher = launcher_name(k);
   w.line("def " + launcher + "(" + sig + "):");
   w.indent();
   std::string device = inputs.empty() ? "torch.device(\"cuda\")" : strip_ptr(inputs.front()) + ".device";
@@ -336,6 +341,14 @@ std::string write_model(const TraceResult& trace, const Graph& graph, const Forw
     w.line("    raise ValueError(f\"ModelNew was generated for (" + names + ") = (" + values + "), got {(" + names + ")}\")");
   }
   for (const auto& line : trace.init.lines) w.line(line);
+  for (size_t i = 0; i < plan.launches.size(); ++i) {
+    const Launch& l = plan.launches[i];
+    if (l.counter_param.empty()) continue;
+    // (not in the state dict, so that Model's state dict still loads; it moves with .to(device))
+    w.line("# " + launcher_name(plan.kernels[i]) + "'s counters: zero between calls (its kernel resets what it counts)");
+    w.line("self.register_buffer(\"" + counter_attribute(plan.kernels[i]) + "\", torch.zeros(" +
+           tuple_text({l.counter_size}) + ", dtype=torch.int32), persistent=False)");
+  }
   w.dedent();
   w.line();
   std::string fwd = "self";
@@ -365,10 +378,11 @@ std::string write_model(const TraceResult& trace, const Graph& graph, const Forw
     for (const auto& a : l.args) {
       if (!is_pointer(k, a.param) || std::find(l.scratch.begin(), l.scratch.end(), a.value) != l.scratch.end()) continue;
       if (std::find(l.produces.begin(), l.produces.end(), a.value) != l.produces.end()) outs += (outs.empty() ? "" : ", ") + a.value;
+      else if (a.param == l.counter_param) args += (args.empty() ? "" : ", ") + std::string("self.") + counter_attribute(k);
       else args += (args.empty() ? "" : ", ") + a.value;
     }
     if (launcher_takes_dtype(l, plan, rule)) args += (args.empty() ? "" : ", ") + rule.input + ".dtype";
-    std::string call = k.name.substr(0, k.name.size() - 7) + "(" + args + ")";
+    std::string call = launcher_name(k) + "(" + args + ")";
     w.line(outs.empty() ? call : outs + " = " + call);
   }
   std::string ret;

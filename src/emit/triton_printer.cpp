@@ -171,6 +171,12 @@ void print_stmts(Writer& w, const std::vector<TStmt>& body) {
         print_stmts(w, s.body);
         w.dedent();
         break;
+      case TStmtKind::If:
+        w.line("if " + print_at(s.value, 0) + ":");
+        w.indent();
+        print_stmts(w, s.body);
+        w.dedent();
+        break;
       case TStmtKind::Barrier: w.line("tl.debug_barrier()"); break;
       case TStmtKind::Comment: w.line("# " + s.text); break;
       case TStmtKind::Blank: w.line(); break;

@@ -8,7 +8,8 @@
 // with fewer rows in flight, a row's later passes find it in L2 more often (measured on the H200, now with
 // tests/gpu/rows_experiment.py: 8192 x 50257 log_softmax from 2.04 to 1.47 ms). Rows read once (a sum, an
 // argmax) get one program per row tile. Rows of 40000 or more read more than once are split over programs
-// that run together ("cooperative rows", below), so that they are read from memory once.
+// that run together ("cooperative rows", below), so that they are read from memory once. A few long rows of
+// argmax/argmin/max/min are split over programs of which the last to finish combines the row ("split rows").
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -38,6 +39,16 @@ const int64_t kCoopChunk = 4096;
 const int64_t kCoopLongRow = 131072;
 const int64_t kCoopLongChunk = 8192;
 const int64_t kCompensateEvery = 8;
+// Split rows (below): fewer rows than kSplitMaxRows (split_reduce's kMinRows) of at least kSplitMinRow elements,
+// in chunks as large as leave kSplitMinPrograms programs.
+const int64_t kSplitMaxRows = 256;
+const int64_t kSplitMinRow = 1 << 16;
+const int64_t kSplitMinPrograms = 512;
+// Argmax/argmin tiles (arg_tiles below): kArgLaneBytes of input per thread and chunk, column tiles
+// kArgColumnBytes wide, and about kArgGridWarps warps over a column grid (62 per multiprocessor of an H200).
+const int64_t kArgLaneBytes = 64;
+const int64_t kArgColumnBytes = 512;
+const int64_t kArgGridWarps = 8192;
 
 TOp reduce_op(Op op) {
   switch (op) {
@@ -182,6 +193,66 @@ void lower_reduction(KernelJob& job) {
         return (op == Op::Sum || op == Op::Max || op == Op::Min) && is_floating(rs.first->src[0]->dtype);
       });
 
+  // Split rows ("the last program finishes"): few long rows read once, whose reductions combine exactly from
+  // partials (argmax/argmin from each chunk's first extreme index and NaN-keeping extreme value, max, min), are
+  // split over PARTS programs per row, CHUNK elements each. A program reduces its chunk, stores its partials,
+  // counts in on the row's counter (acq_rel) and goes; the program that counts in last combines the row's
+  // partials in index order (the first index among the chunks reaching the extreme, the first NaN's when one
+  // holds a NaN: PyTorch's rules), stores the outputs and sets the counter back to zero, so that the next call
+  // finds it zeroed (ModelNew holds it, so one ModelNew runs one call at a time: two streams at once would
+  // share its counters). One launch, and no program ever waits. Under the interpreter the programs run in
+  // order, so the last one counts in last too.
+  bool split =
+      p.rows && !p.persistent && one_pass && !coop && p.m < kSplitMaxRows && p.r >= kSplitMinRow &&
+      std::all_of(stage.begin(), stage.end(), [](const auto& rs) {
+        Op op = rs.first->op;
+        return (op == Op::ArgMax || op == Op::ArgMin || op == Op::Max || op == Op::Min) &&
+               is_floating(rs.first->src[0]->dtype);
+      });
+
+  // Tiles of argmax/argmin groups (only max, min, argmax, argmin reduced). A lane keeps a running extreme and
+  // its index, and the loop's loads are all that is in flight, so tiles are sized by the bytes each thread
+  // loads per chunk (kArgLaneBytes: 16 fp32 or 32 fp16/bf16), as measured on the H200 (kernel times, L2
+  // flushed; eager in brackets):
+  // - looped rows read once: [BLOCK_M, 2048] on 8 warps, BLOCK_M = 2 (fp32) or 4 (16-bit): 8192 x 50257 fp16
+  //   0.324 ms (0.434), against 0.565 for one row of 8192 on 16 warps;
+  // - split rows: 4 warps of BLOCK_R = 2048 (fp32) or 4096 (16-bit), CHUNK = 16 tiles while that still makes
+  //   kSplitMinPrograms programs, else 8: a whole 16.8M fp32 tensor's argmax and argmin in 0.058 ms (0.072),
+  //   0.088 ms with 4096 on 8 warps;
+  // - columns: kArgColumnBytes of the contiguous kept dim (256 bf16 or 128 fp32 columns: each row of the tile
+  //   is 512 contiguous bytes), and warps so that the grid holds about kArgGridWarps: 64 x 4096 x 2047 bf16
+  //   over dim 1 (512 programs) [64, 256] on 16 warps 0.537 ms (0.628), against 1.269 ms for [64, 64] on 8;
+  //   64 x 1023 x 4097 fp32 over dim 1 (2112 programs) [8, 128] on 2 warps 0.317 ms (0.385), 0.366 for [64, 64].
+  bool arg_tiles =
+      std::any_of(stage.begin(), stage.end(),
+                  [](const auto& rs) { return rs.first->op == Op::ArgMax || rs.first->op == Op::ArgMin; }) &&
+      std::all_of(stage.begin(), stage.end(), [](const auto& rs) {
+        Op op = rs.first->op;
+        return op == Op::ArgMax || op == Op::ArgMin || op == Op::Max || op == Op::Min;
+      });
+  int64_t bytes = 1;  // of the widest reduced input
+  for (auto& [red, st] : stage) bytes = std::max<int64_t>(bytes, dtype_size(red->src[0]->dtype));
+  int64_t lane_elems = std::max<int64_t>(1, kArgLaneBytes / bytes);
+  int arg_warps = 0;  // 0: the usual rule (tile / 512)
+  int64_t split_chunk = 0;
+  if (split) {
+    arg_warps = 4;
+    p.block_r = arg_warps * 32 * lane_elems;  // (block_m is 1)
+    split_chunk = 16 * p.block_r;
+    if (p.m * ((p.r + split_chunk - 1) / split_chunk) < kSplitMinPrograms) split_chunk = 8 * p.block_r;
+  } else if (arg_tiles && p.rows && !p.persistent && one_pass && !coop) {
+    arg_warps = 8;
+    p.block_r = 2048;
+    p.block_m = std::clamp<int64_t>(arg_warps * 32 * lane_elems / p.block_r, 1, next_pow2(p.m));
+  } else if (arg_tiles && !p.rows && !p.persistent) {  // (a column that fits in one tile stays in one)
+    p.block_i = std::min<int64_t>(next_pow2(p.i), std::max<int64_t>(1, kArgColumnBytes / bytes));
+    int64_t programs = p.m * ((p.i + p.block_i - 1) / p.block_i);
+    arg_warps = 2;
+    while (arg_warps < 16 && programs * arg_warps * 2 <= kArgGridWarps) arg_warps *= 2;
+    p.block_r = std::max<int64_t>(1, arg_warps * 32 * lane_elems / p.block_i);
+  }
+  int64_t parts = split ? (p.r + split_chunk - 1) / split_chunk : 1;
+
   const TExpr* pid = b.program_id(0);
   TStmt coop_tiles{TStmtKind::For};
   const TExpr* groups = nullptr;
@@ -231,6 +302,16 @@ void lower_reduction(KernelJob& job) {
   }
   auto& body = coop ? coop_tiles.body : row_loop ? tiles.body : job.kernel.body;
   ve.out = &body;
+  TStmt finish{TStmtKind::If};  // split rows: what the row's last program does
+  const TExpr* chunk = nullptr;
+  if (split) {
+    const TExpr* parts_param = job.constexpr_param("PARTS", parts);
+    job.constexpr_param("PARTS_P2", next_pow2(parts));
+    chunk = job.constexpr_param("CHUNK", split_chunk);
+    body.push_back(TileBuilder::comment("a split row: PARTS programs, CHUNK elements each"));
+    body.push_back(TileBuilder::assign("row", b.op(TOp::FloorDiv, {pid, parts_param})));
+    body.push_back(TileBuilder::assign("part", b.op(TOp::Mod, {pid, parts_param})));
+  }
   const TExpr* R = job.constexpr_param("R", p.r);
   const TExpr* block_r = job.constexpr_param("BLOCK_R", p.block_r);
   if (coop) job.launch.args.back().value = "block";
@@ -242,7 +323,7 @@ void lower_reduction(KernelJob& job) {
     const TExpr* M = job.constexpr_param("M", p.m);
     const TExpr* block_m = job.constexpr_param("BLOCK_M", p.block_m);
     body.push_back(TileBuilder::assign(
-        "rows", b.add(b.mul(coop ? b.var("row") : row_loop ? b.var("tile") : pid, block_m),
+        "rows", b.add(b.mul(coop || split ? b.var("row") : row_loop ? b.var("tile") : pid, block_m),
                       b.expand(b.arange(block_m), ":, None"))));
     const TExpr* rows = b.var("rows");
     ve.store_anchor = rows;
@@ -251,7 +332,9 @@ void lower_reduction(KernelJob& job) {
       ve.axis_mask[0] = b.var("row_mask");
     }
     ve.split_index(rows, p.outer, 0, "i");
-    job.launch.grid = {row_loop || coop ? std::string("programs") : std::to_string((p.m + p.block_m - 1) / p.block_m)};
+    job.launch.grid = {row_loop || coop ? std::string("programs")
+                       : split      ? std::to_string(p.m * parts)
+                                    : std::to_string((p.m + p.block_m - 1) / p.block_m)};
   } else {
     const TExpr* I = job.constexpr_param("I", p.i);
     const TExpr* block_i = job.constexpr_param("BLOCK_I", p.block_i);
@@ -285,7 +368,8 @@ void lower_reduction(KernelJob& job) {
     out.push_back(TileBuilder::assign(name, start ? b.add(start, ar) : ar));
     r_var = b.var(name);
     ve.axis_mask[red_axis] = nullptr;
-    if (p.r % p.block_r != 0 || coop) {  // (a cooperative row's chunk size is chosen at launch)
+    // (a cooperative row's chunk size is chosen at launch; a split row's last chunk may end past R)
+    if (p.r % (split ? split_chunk : p.block_r) != 0 || coop) {
       std::string mask = ve.fresh("r_mask");
       out.push_back(TileBuilder::assign(mask, b.lt(r_var, R)));
       ve.axis_mask[red_axis] = b.var(mask);
@@ -445,6 +529,7 @@ void lower_reduction(KernelJob& job) {
       TZ_ASSERT(done.count(red), "reduction used before its loop");
       return done[red];
     };
+    std::map<const Node*, const TExpr*> chunk_value;  // split rows: an argmax/argmin's chunk extreme
     int stages = 0;
     for (auto& [red, st] : stage) stages = std::max(stages, st + 1);
     for (int st = 0; st < stages; ++st) {
@@ -486,8 +571,8 @@ void lower_reduction(KernelJob& job) {
       // then the compensated add of part. Otherwise one loop over the chunks.
       TStmt outer{TStmtKind::For};
       outer.var = "r0";
-      outer.start = b.i(0);
-      outer.stop = R;
+      outer.start = split ? b.mul(b.var("part"), chunk) : b.i(0);
+      outer.stop = split ? b.add(b.mul(b.var("part"), chunk), chunk) : R;
       outer.step = blocked ? b.mul(block_r, b.i(kCompensateEvery)) : block_r;
       TStmt inner{TStmtKind::For};
       inner.var = "r1";
@@ -553,6 +638,13 @@ void lower_reduction(KernelJob& job) {
         std::string name = ve.fresh(ValueEmitter::value_name(red->op));
         if (!acc_is[k].empty()) {
           body.push_back(TileBuilder::assign(name, arg_pick(red, b.var(accs[k]), b.var(acc_is[k]), body)));
+          if (split) {  // the chunk's extreme value too, NaN when the chunk holds one
+            job.kernel.needs_nan_combine = true;
+            std::string value = ve.fresh(ValueEmitter::value_name(red->op == Op::ArgMax ? Op::Max : Op::Min));
+            body.push_back(TileBuilder::assign(
+                value, b.reduce(red->op == Op::ArgMax ? TOp::NanMax : TOp::NanMin, b.var(accs[k]), red_axis)));
+            chunk_value[red] = b.var(value);
+          }
         } else if (!comps[k].empty()) {
           // The lanes are added in fp64 (a few per output), so the result is the lanes' sum rounded once. An
           // infinite or NaN lane sum makes its compensation NaN: such a lane keeps its plain sum.
@@ -568,6 +660,66 @@ void lower_reduction(KernelJob& job) {
         }
         done[red] = b.var(name);
       }
+    }
+    if (split) {
+      // Partials at work[row, part, reduction] (values) and index[row, part, reduction] (argmax/argmin).
+      job.kernel.params.push_back({"work_ptr", ParamKind::Pointer});
+      job.launch.args.push_back({"work_ptr", "work"});
+      job.kernel.params.push_back({"index_ptr", ParamKind::Pointer});
+      job.launch.args.push_back({"index_ptr", "index"});
+      job.kernel.params.push_back({"count_ptr", ParamKind::Pointer});
+      job.launch.args.push_back({"count_ptr", "count"});
+      job.launch.scratch = {"work", "index"};
+      job.launch.counter_param = "count_ptr";
+      job.launch.counter_size = p.m;
+      int64_t slots = static_cast<int64_t>(reductions.size());
+      std::string n = std::to_string(p.m * parts * slots);
+      // (one allocation for both: the indices are its second half, seen as int32)
+      job.launch.setup.push_back("work = torch.empty((2 * " + n + ",), device={device}, dtype=torch.float32)");
+      job.launch.setup.push_back("index = work[" + n + ":].view(torch.int32)");
+      const TExpr* parts_param = b.var("PARTS");
+      auto slot = [&](const char* buffer, const TExpr* program, int64_t k) {
+        return b.add(b.var(buffer), b.add(b.mul(b.add(b.mul(b.var("rows"), parts_param), program), b.i(slots)), b.i(k)));
+      };
+      body.push_back(TileBuilder::comment("this program's partials, then count in on the row's counter"));
+      for (int64_t k = 0; k < slots; ++k) {
+        const Node* red = reductions[k];
+        bool arg = red->op == Op::ArgMax || red->op == Op::ArgMin;
+        body.push_back(TileBuilder::store(slot("work_ptr", b.var("part"), k), arg ? chunk_value.at(red) : done.at(red), nullptr));
+        if (arg) body.push_back(TileBuilder::store(slot("index_ptr", b.var("part"), k), done.at(red), nullptr));
+      }
+      body.push_back(TStmt{TStmtKind::Barrier});  // every thread's partials stored before the release
+      TExpr arrive{TOp::AtomicAdd, "acq_rel"};
+      arrive.args = {b.add(b.var("count_ptr"), b.var("row")), b.i(1)};
+      body.push_back(TileBuilder::assign("seen", job.arena.make(arrive)));
+      finish.value = b.op(TOp::Eq, {b.var("seen"), b.op(TOp::Sub, {parts_param, b.i(1)})});
+      finish.body.push_back(TileBuilder::comment(
+          "the row's last program: combine its partials in index order; zero the counter for the next call"));
+      finish.body.push_back(TileBuilder::store(b.add(b.var("count_ptr"), b.var("row")), b.i(0), nullptr));
+      finish.body.push_back(TStmt{TStmtKind::Barrier});
+      finish.body.push_back(TileBuilder::assign("part_index", b.expand(b.arange(b.var("PARTS_P2")), "None, :")));
+      const TExpr* in_row = next_pow2(parts) != parts ? b.lt(b.var("part_index"), parts_param) : nullptr;
+      auto load_partials = [&](const char* buffer, int64_t k, const TExpr* other) {
+        TExpr load{TOp::Load, "volatile"};
+        load.args = {slot(buffer, b.var("part_index"), k)};
+        if (in_row) load.args.insert(load.args.end(), {in_row, other});
+        std::string name = ve.fresh("partials");
+        finish.body.push_back(TileBuilder::assign(name, job.arena.make(load)));
+        return b.var(name);
+      };
+      for (int64_t k = 0; k < slots; ++k) {
+        const Node* red = reductions[k];
+        const TExpr* values = load_partials("work_ptr", k, neutral(b, red->op, DType::Float32));
+        std::string name = ve.fresh(ValueEmitter::value_name(red->op));
+        if (red->op == Op::ArgMax || red->op == Op::ArgMin) {
+          const TExpr* index = load_partials("index_ptr", k, R);
+          finish.body.push_back(TileBuilder::assign(name, arg_pick(red, values, index, finish.body)));
+        } else {
+          finish.body.push_back(TileBuilder::assign(name, reduce_value(red, values)));
+        }
+        done[red] = b.var(name);
+      }
+      ve.out = &finish.body;
     }
     // Reduced outputs are stored once; full-size outputs need one more pass over the row. Values of the
     // reduced shape (log(sum), 1 / sum) are computed once here, not in every chunk.
@@ -599,11 +751,13 @@ void lower_reduction(KernelJob& job) {
       body.push_back(std::move(loop));
       ve.out = &body;
     }
+    if (split) body.push_back(std::move(finish));
+    ve.out = &body;
   }
   if (row_loop) job.kernel.body.push_back(std::move(tiles));
   if (coop) job.kernel.body.push_back(std::move(coop_tiles));
   int64_t tile = (p.rows ? p.block_m : p.block_i) * p.block_r;
-  job.launch.num_warps = static_cast<int>(std::clamp<int64_t>(tile / (coop ? 1024 : 512), 1, 16));
+  job.launch.num_warps = arg_warps ? arg_warps : static_cast<int>(std::clamp<int64_t>(tile / (coop ? 1024 : 512), 1, 16));
 }
 
 }  // namespace tz

@@ -60,12 +60,12 @@ struct TExpr {
   std::vector<const TExpr*> args;
 };
 
-enum class TStmtKind { Assign, Store, For, While, Barrier, Comment, Blank };  // Barrier: tl.debug_barrier()
+enum class TStmtKind { Assign, Store, For, While, If, Barrier, Comment, Blank };  // Barrier: tl.debug_barrier()
 
 struct TStmt {
   TStmtKind kind;
   std::string var;                 // Assign target; For loop variable
-  const TExpr* value = nullptr;    // Assign value; Store value; While condition
+  const TExpr* value = nullptr;    // Assign value; Store value; While, If condition
   const TExpr* ptr = nullptr;      // Store pointer
   const TExpr* mask = nullptr;     // Store mask (may be null)
   const TExpr* start = nullptr;    // For range(start, stop, step)
@@ -73,7 +73,7 @@ struct TStmt {
   const TExpr* step = nullptr;
   bool unroll = false;             // For: tl.static_range (unrolled at compile time) instead of range
   std::string text;                // Comment
-  std::vector<TStmt> body;         // For, While
+  std::vector<TStmt> body;         // For, While, If
 };
 
 enum class ParamKind { Pointer, Int, Constexpr };
@@ -127,6 +127,11 @@ struct Launch {
   // Cooperative rows: the grid is as many programs as fit on the GPU at once (_coop_programs, from the compiled
   // kernel), for coop_tiles tiles in groups of coop_groups (Python expressions); empty: a plain grid.
   std::string coop_tiles, coop_groups;
+  // A counter array the kernel leaves zeroed (split rows: the last program of a row finishes it): int32 of
+  // counter_size elements, held by ModelNew (a non-persistent buffer zeroed once in __init__) and passed to the
+  // kernel parameter counter_param. Empty: none.
+  std::string counter_param;
+  int64_t counter_size = 0;
 };
 
 struct BufferAlloc {

@@ -3,7 +3,8 @@
 // and likewise for prod, max and min. The reshape is pushed through pointwise ops down to the inputs, so a
 // fused producer (sum(a * b)) stays fused: sum(a * b) => sum(sum(a' * b', -1), -1).
 //
-// argmax and argmin (argmin alike, with min and <) split into chunks of C = kArgChunk elements, the first
+// Integer argmax and argmin (argmin alike, with min and <; floating ones are split by their kernel instead:
+// kernel/lower_reduction.cpp's split rows) split into chunks of C = kArgChunk elements, the first
 // P * C of the row viewed as [K..., P, C] and the T = R - P * C left over as a tail:
 //   argmax(x, -1) => where(tail wins, T_idx + P * C, sum(where(iota_P == argmax(v, -1), i + iota_P * C, 0), -1))
 //     i = argmax(x'[K..., P, C], -1)          the first maximum of each chunk (or its first NaN)
@@ -117,7 +118,8 @@ std::unique_ptr<Graph> split_reduce(const Graph& g) {
     bool splittable = old->op == Op::Sum || old->op == Op::Prod || old->op == Op::Max || old->op == Op::Min;
     bool arg = old->op == Op::ArgMax || old->op == Op::ArgMin;
     const Node* x = src.empty() ? nullptr : src[0];
-    if (arg && x->dtype != DType::Bool) {
+    // (a floating argmax/argmin is split by its kernel instead: lower_reduction's split rows, one launch)
+    if (arg && x->dtype != DType::Bool && !is_floating(x->dtype)) {
       int64_t r = x->shape[old->attr.ints[0]];
       bool trailing = old->attr.ints[0] == x->rank() - 1;
       if (!trailing || numel(x->shape) / std::max<int64_t>(r, 1) >= kMinRows || r < kLongRow) {
