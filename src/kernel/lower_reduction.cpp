@@ -49,6 +49,22 @@ const int64_t kSplitMinPrograms = 512;
 const int64_t kArgLaneBytes = 64;
 const int64_t kArgColumnBytes = 512;
 const int64_t kArgGridWarps = 8192;
+// Columns (reduced dims followed by kept inner dims, tile [BLOCK_R, BLOCK_I]). Measured on the H200 with
+// tests/gpu/colsoftmax_experiment.py (2026-12-03, kernel time, L2 flushed): a row segment of 256 bytes per
+// column block (64 fp32 or 128 16-bit columns; 128 fp32 columns were no faster). A column block held whole in
+// registers runs with at most 4 warps: more programs resident, fewer warps meeting in each reduction across
+// axis 0 (softmax over dim 1 of fp32 [64, 96, 16384], tile [128, 64]: 0.347 ms with 16 warps, 0.194 ms with 4,
+// 99% of the bandwidth floor).
+const int64_t kColumnSegmentBytes = 256;
+const int64_t kColumnWarps = 4;
+// A looped softmax over columns takes its max and sum of exp in one pass (online, below) over chunks of
+// kOnlineChunkRows rows (then one pass writes): fp32 [64, 1000, 2048] log_softmax 0.52 ms in three passes of
+// [64, 64] chunks, 0.39 ms online with [32, 64] chunks and 4 warps; bf16 [32, 1024, 4096] 0.229 -> 0.218 ms
+// ([32, 128], 8 warps). Each lane's sum adds positive terms, one per chunk (relative error at most one
+// rounding per chunk): up to kOnlineMaxChunks chunks (6e-5 at worst in fp32), longer columns take three passes
+// with the compensated sum.
+const int64_t kOnlineChunkRows = 32;
+const int64_t kOnlineMaxChunks = 1024;
 
 TOp reduce_op(Op op) {
   switch (op) {
@@ -108,6 +124,46 @@ std::map<const Node*, int> reduction_stages(const Group& g) {
   return stage;
 }
 
+// The narrowest element (bytes) of the full-size tensors the group reads or writes (those the tile walks).
+int64_t narrowest_element(const Group& g) {
+  std::set<const Node*> in_group(g.nodes.begin(), g.nodes.end());
+  in_group.insert(g.inlined.begin(), g.inlined.end());  // (recomputed, not loaded)
+  int64_t numel = 1, size = 8;
+  for (int64_t d : g.space) numel *= d;
+  auto full = [&](const Node* n) {
+    int64_t k = 1;
+    for (int64_t d : n->shape) k *= d;
+    return k == numel;
+  };
+  for (const Node* o : g.outputs) {
+    if (full(o)) size = std::min<int64_t>(size, dtype_size(o->dtype));
+  }
+  for (const Node* n : g.nodes) {
+    for (const Node* src : n->src) {
+      const Node* root = view_root(src);
+      if (!in_group.count(root) && root->op != Op::Const && root->op != Op::Iota && full(root)) {
+        size = std::min<int64_t>(size, dtype_size(root->dtype));
+      }
+    }
+  }
+  return std::max<int64_t>(size, 1);
+}
+
+// A softmax's sum(exp(y - max(y))) for each floating max(y) of the group that has one: the pair that an online
+// softmax computes together.
+std::map<const Node*, const Node*> softmax_sums(const std::vector<const Node*>& reductions) {
+  std::map<const Node*, const Node*> sums;
+  for (const Node* red : reductions) {
+    if (red->op != Op::Max || !is_floating(red->src[0]->dtype)) continue;
+    for (const Node* s : reductions) {
+      if (s->op != Op::Sum || s->src[0]->op != Op::Exp) continue;
+      const Node* d = s->src[0]->src[0];
+      if (d->op == Op::Sub && d->src[0] == red->src[0] && view_root(d->src[1]) == red) sums[red] = s;
+    }
+  }
+  return sums;
+}
+
 }  // namespace
 
 void lower_reduction(KernelJob& job) {
@@ -158,13 +214,18 @@ void lower_reduction(KernelJob& job) {
     }
   }
   p.rows = p.inner.empty();
+  int64_t segment = 64;  // columns: BLOCK_I of a 256-byte row segment
   if (p.rows) {
     p.persistent = next_pow2(p.r) <= kMaxTile;
     p.block_r = p.persistent ? next_pow2(p.r) : kLoopChunk;
     p.block_m = p.persistent ? std::clamp<int64_t>(4096 / p.block_r, 1, next_pow2(p.m)) : 1;
   } else {
-    p.block_i = std::min<int64_t>(next_pow2(p.i), 64);
-    p.persistent = next_pow2(p.r) * p.block_i <= kMaxTile;
+    // (columns whose row segments are 256 bytes; held whole while 64 columns fit in kMaxTile, narrowed to fit)
+    int64_t cols = next_pow2(p.i);
+    segment = std::max<int64_t>(64, kColumnSegmentBytes / narrowest_element(g));
+    p.persistent = next_pow2(p.r) * std::min<int64_t>(cols, 64) <= kMaxTile;
+    p.block_i = std::min(cols, p.persistent ? std::max<int64_t>(64, kMaxTile / next_pow2(p.r)) : 64);
+    p.block_i = std::min(p.block_i, segment);
     p.block_r = p.persistent ? next_pow2(p.r) : std::max<int64_t>(1, 4096 / p.block_i);
   }
 
@@ -175,6 +236,23 @@ void lower_reduction(KernelJob& job) {
   bool one_pass =
       std::none_of(g.outputs.begin(), g.outputs.end(), [&](const Node* o) { return o->shape == g.space; }) &&
       std::all_of(stage.begin(), stage.end(), [](const auto& rs) { return rs.second == 0; });
+
+  std::vector<const Node*> reductions;
+  for (auto* n : g.nodes) {
+    if (op_kind(n->op) == OpKind::Reduce) reductions.push_back(n);
+  }
+  // Looped columns of a softmax: max(y) and sum(exp(y - max)) in one pass (online, in the stage loops below),
+  // over [kOnlineChunkRows, 256-byte segment] chunks. (Only when the sum reads no reduction later than the max.)
+  std::map<const Node*, const Node*> online;  // max -> its sum of exp
+  if (!p.rows && !p.persistent && (p.r + kOnlineChunkRows - 1) / kOnlineChunkRows <= kOnlineMaxChunks) {
+    for (auto [mx, sum] : softmax_sums(reductions)) {
+      if (stage.at(sum) == stage.at(mx) + 1) online[mx] = sum;
+    }
+    if (!online.empty()) {
+      p.block_i = std::min(next_pow2(p.i), segment);
+      p.block_r = kOnlineChunkRows;
+    }
+  }
 
   // Cooperative rows: a long row read more than once (a softmax, a norm) is split over GROUPS programs that
   // run at the same time, each holding one chunk in registers, so the row is read from memory once. Each
@@ -419,11 +497,6 @@ void lower_reduction(KernelJob& job) {
     return b.reduce(red->op == Op::Max ? TOp::NanMax : TOp::NanMin, v, axis);
   };
 
-  std::vector<const Node*> reductions;
-  for (auto* n : g.nodes) {
-    if (op_kind(n->op) == OpKind::Reduce) reductions.push_back(n);
-  }
-
   if (coop) {
     setup_chunk(b.mul(b.var("part"), block_r), body);
     // Each reduction has a slot per program in the work buffer (its index among the group's reductions).
@@ -480,17 +553,14 @@ void lower_reduction(KernelJob& job) {
     auto exp_from = [&](const TExpr* a, const TExpr* m) {
       return b.op(TOp::Exp, {b.op(TOp::Where, {b.op(TOp::Eq, {a, m}), b.f(0.0), b.op(TOp::Sub, {a, m})})});
     };
+    const std::map<const Node*, const Node*> sums = softmax_sums(reductions);
     ve.on_reduce = [&](const Node* red) -> const TExpr* {
       auto it = combined.find(red);
       if (it != combined.end()) return it->second;
       // A softmax's sum(exp(y - max(y))) is exchanged with the max in one round (an online softmax): each
       // program's chunk sum is taken against its chunk's own maximum m_c and rescaled by exp(m_c - M).
-      const Node* sum_exp = nullptr;
-      for (const Node* s : reductions) {
-        if (red->op != Op::Max || s->op != Op::Sum || s->src[0]->op != Op::Exp) continue;
-        const Node* d = s->src[0]->src[0];
-        if (d->op == Op::Sub && d->src[0] == red->src[0] && view_root(d->src[1]) == red) sum_exp = s;
-      }
+      auto pair = sums.find(red);
+      const Node* sum_exp = pair == sums.end() ? nullptr : pair->second;
       const TExpr* partial = assign("partial", reduce_value(red, masked_input(red)));
       body.push_back(TileBuilder::store(own_slot(red), partial, nullptr));
       const TExpr* y = nullptr;
@@ -534,9 +604,12 @@ void lower_reduction(KernelJob& job) {
     for (auto& [red, st] : stage) stages = std::max(stages, st + 1);
     for (int st = 0; st < stages; ++st) {
       std::vector<const Node*> reds;
+      std::set<const Node*> online_sums;
+      for (auto& [mx, sum] : online) online_sums.insert(sum);
       for (const Node* red : reductions) {
-        if (stage.at(red) == st) reds.push_back(red);
+        if (stage.at(red) == st && !online_sums.count(red)) reds.push_back(red);  // (a sum taken with its max)
       }
+      if (reds.empty()) continue;
       std::string shape = p.rows ? "[BLOCK_M, BLOCK_R]" : "[BLOCK_R, BLOCK_I]";
       // A looped floating sum over many chunks carries each lane's rounding error in a compensation term
       // (Neumaier), so that a lane's serial sum is as accurate as a tree: measured on red_sum_min_keepdim_false
@@ -554,7 +627,7 @@ void lower_reduction(KernelJob& job) {
         return red->op == Op::Sum && red->attr.str != "dot" && acc_type(red->src[0]) == DType::Float32;
       };
       bool blocked = chunks > kPlainChunks && std::any_of(reds.begin(), reds.end(), compensable);
-      std::vector<std::string> accs, acc_is, comps, parts;
+      std::vector<std::string> accs, acc_is, comps, parts, online_accs;
       for (const Node* red : reds) {
         bool arg = red->op == Op::ArgMax || red->op == Op::ArgMin;
         bool compensated = blocked && compensable(red);
@@ -566,6 +639,10 @@ void lower_reduction(KernelJob& job) {
         if (arg) body.push_back(TileBuilder::assign(acc_is.back(), b.zeros(shape, DType::Int32)));
         if (compensated) body.push_back(TileBuilder::assign(comps.back(), b.zeros(shape, DType::Float32)));
         parts.push_back(compensated ? ve.fresh("part") : "");
+        online_accs.push_back(online.count(red) ? ve.fresh("acc") : "");
+        if (!online_accs.back().empty()) {
+          body.push_back(TileBuilder::assign(online_accs.back(), b.zeros(shape, DType::Float32)));
+        }
       }
       // blocked: for r0 in range(0, R, BLOCK_R * kCompensateEvery): part = 0; for r1 in range(r0, ...): part += v;
       // then the compensated add of part. Otherwise one loop over the chunks.
@@ -619,6 +696,28 @@ void lower_reduction(KernelJob& job) {
               comps[k], b.add(b.var(comps[k]), b.op(TOp::Where, {a_bigger, lost_p, lost_a}))));
           after.push_back(TileBuilder::assign(acc, tv));
         } else {
+          if (!online_accs[k].empty()) {
+            // Online softmax: the lane's sum of exp(y - m) against its running max m. One exp per element,
+            // e = exp(min(y, m) - max(y, m)): y above m rescales the sum (s * e + 1), else adds its own term
+            // (y == m, -inf included, adds 1: a lane of -inf counts its elements, scaled by exp(-inf - max) = 0
+            // afterwards, or NaN for a column of -inf, as in PyTorch; a NaN makes e, the sum and m NaN).
+            if (v->op != TOp::Var) {
+              std::string y = ve.fresh("y");
+              loop.body.push_back(TileBuilder::assign(y, v));
+              v = b.var(y);
+            }
+            loop.body.push_back(TileBuilder::comment(
+                "online softmax: each lane's sum of exp against its running max, rescaled when the max grows"));
+            std::string e = ve.fresh("e");
+            const TExpr* gap = b.op(TOp::Sub, {b.op(TOp::Minimum, {v, a}), b.op(TOp::NanMaximum, {v, a})});
+            loop.body.push_back(TileBuilder::assign(
+                e, b.op(TOp::Exp, {b.op(TOp::Where, {b.op(TOp::Eq, {v, a}), b.f(0.0), gap})})));
+            const TExpr* sv = b.var(online_accs[k]);
+            const TExpr* ev = b.var(e);
+            loop.body.push_back(TileBuilder::assign(
+                online_accs[k], b.op(TOp::Where, {b.op(TOp::Gt, {v, a}), b.add(b.mul(sv, ev), b.f(1.0)),
+                                                  b.add(sv, ev)})));
+          }
           // (a lane's floating max/min turns NaN at its first NaN and stays NaN)
           bool fp = is_floating(red->src[0]->dtype);
           TOp combine = red->op == Op::Sum ? TOp::Add : red->op == Op::Prod ? TOp::Mul
@@ -659,6 +758,16 @@ void lower_reduction(KernelJob& job) {
           body.push_back(TileBuilder::assign(name, reduce_value(red, b.var(accs[k]))));
         }
         done[red] = b.var(name);
+        if (!online_accs[k].empty()) {
+          // the lanes' sums rescaled to the column's max: sum(s * exp(m - max)) (m == max, -inf included: 1)
+          const TExpr* m = b.var(accs[k]);
+          const TExpr* scale = b.op(TOp::Exp, {b.op(TOp::Where, {b.op(TOp::Eq, {m, done[red]}), b.f(0.0),
+                                                                  b.op(TOp::Sub, {m, done[red]})})});
+          std::string total = ve.fresh(ValueEmitter::value_name(Op::Sum));
+          body.push_back(TileBuilder::assign(
+              total, b.reduce(TOp::Sum, b.mul(b.var(online_accs[k]), scale), red_axis)));
+          done[online.at(red)] = b.var(total);
+        }
       }
     }
     if (split) {
@@ -757,7 +866,9 @@ void lower_reduction(KernelJob& job) {
   if (row_loop) job.kernel.body.push_back(std::move(tiles));
   if (coop) job.kernel.body.push_back(std::move(coop_tiles));
   int64_t tile = (p.rows ? p.block_m : p.block_i) * p.block_r;
-  job.launch.num_warps = arg_warps ? arg_warps : static_cast<int>(std::clamp<int64_t>(tile / (coop ? 1024 : 512), 1, 16));
+  int64_t warps = std::clamp<int64_t>(tile / (coop ? 1024 : 512), 1, 16);
+  if (!p.rows && p.persistent) warps = std::min(warps, kColumnWarps);
+  job.launch.num_warps = arg_warps ? arg_warps : static_cast<int>(warps);
 }
 
 }  // namespace tz
