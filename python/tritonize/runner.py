@@ -22,7 +22,6 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from . import cpus
 from .problem import Problem, find_samples, generated_path
 from .schema import finalize, new_record, set_error
 
@@ -84,8 +83,8 @@ def safe_name(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_") or "problem"
 
 
-def run_job(job: Job, gpu: int | None, options: Options, cores: tuple | None = None) -> dict:
-    """The finished record of one job; `cores` = (measure, other) from cpus.plan, or None."""
+def run_job(job: Job, gpu: int | None, options: Options) -> dict:
+    """The finished record of one job."""
     problem = job.problem
     dtype = options.dtype or problem.dtype or "fp32"
     record = new_record(problem.id, problem.group, problem.level, job.sample, problem.ref, job.gen, dtype)
@@ -99,7 +98,7 @@ def run_job(job: Job, gpu: int | None, options: Options, cores: tuple | None = N
     elif not os.path.isfile(job.gen):
         set_error(record, "missing_generated", f"no generated file {job.gen}")
     if record["error"] is None:
-        record = _run_worker(record, gpu, options, cores)
+        record = _run_worker(record, gpu, options)
     record["seconds"] = round(time.perf_counter() - start, 3)
     return finalize(record)
 
@@ -127,7 +126,7 @@ def worker_env(gpu: int | None) -> dict:
     return env
 
 
-def _run_worker(record: dict, gpu: int | None, options: Options, cores: tuple | None = None) -> dict:
+def _run_worker(record: dict, gpu: int | None, options: Options) -> dict:
     name = safe_name(record["problem"] + ("." + record["sample"] if record["sample"] else ""))
     os.makedirs(os.path.join(options.work_dir, "logs"), exist_ok=True)
     record_path = os.path.join(options.work_dir, "logs", name + ".json")
@@ -149,8 +148,6 @@ def _run_worker(record: dict, gpu: int | None, options: Options, cores: tuple | 
     if options.jobs_per_gpu > 1 or lock_dir:
         lock = f"gpu{gpu if gpu is not None else 'cpu'}.lock"
         command += ["--gpu-lock", os.path.abspath(os.path.join(lock_dir or options.work_dir, lock))]
-        if cores:
-            command += ["--measure-cpus", ",".join(map(str, cores[0])), "--other-cpus", ",".join(map(str, cores[1]))]
 
     timed_out = False
     with open(log_path, "w", encoding="utf-8") as log:
@@ -223,9 +220,6 @@ class Pool:
         for job in jobs:
             pending.put(job)
         records: list[dict] = []
-        # workers sharing a GPU: its measuring worker gets a core of its own (cpus.py)
-        shared = self.options.jobs_per_gpu > 1 or bool(os.environ.get("TRITONIZE_LOCK_DIR"))
-        plans = cpus.plan(self.gpus) if shared else {}
 
         def work(gpu: int | None) -> None:
             while True:
@@ -233,7 +227,7 @@ class Pool:
                     job = pending.get_nowait()
                 except queue.Empty:
                     return
-                record = run_job(job, gpu, self.options, plans.get(gpu))
+                record = run_job(job, gpu, self.options)
                 with self._lock:
                     records.append(record)
                     if self.on_done is not None:

@@ -18,8 +18,6 @@ import sys
 import time
 import traceback
 
-from . import cpus
-
 
 def save(record: dict, path: str) -> None:
     tmp = path + ".tmp"
@@ -44,14 +42,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--no-compile", action="store_true", help="do not time torch.compile")
     parser.add_argument("--calibration", help="JSON from python3 -m tritonize.calibrate")
     parser.add_argument("--gpu-lock", help="lock file held while measuring (several workers on one GPU)")
-    parser.add_argument("--measure-cpus", help="cores to run on while holding the lock (comma-separated; cpus.py)")
-    parser.add_argument("--other-cpus", help="cores to run on otherwise")
     return parser.parse_args(argv)
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    cpus.pin(cpus.parse(args.other_cpus))
     with open(args.record, encoding="utf-8") as f:
         record = json.load(f)
     start = time.perf_counter()
@@ -119,7 +114,7 @@ def run(record: dict, args: argparse.Namespace) -> None:
         set_error(record, protocol.classify_exception(e), _describe(e))
         return
 
-    with gpu_lock(args.gpu_lock, log, cpus.parse(args.measure_cpus), cpus.parse(args.other_cpus)):
+    with gpu_lock(args.gpu_lock, log):
         record["stage"] = "correctness"
         save(record, path)
         try:
@@ -168,13 +163,10 @@ def prepare(ref_model, new_model, ref_module, device, record: dict, args):
 
 
 class gpu_lock:
-    """An exclusive flock on `path` for the with-block; nothing when path is None. Holding it, the worker runs on
-    `measure` cores (nobody else's), and on `other` cores again after it (cpus.py)."""
+    """An exclusive flock on `path` for the with-block; nothing when path is None."""
 
-    def __init__(self, path: str | None, log=lambda message: None, measure: set[int] | None = None,
-                 other: set[int] | None = None):
+    def __init__(self, path: str | None, log=lambda message: None):
         self.path, self.log, self.file = path, log, None
-        self.measure, self.other = measure, other
 
     def __enter__(self):
         if self.path:
@@ -185,12 +177,10 @@ class gpu_lock:
             self.file = open(self.path, "a+")
             fcntl.flock(self.file, fcntl.LOCK_EX)
             self.log(f"gpu lock after {time.perf_counter() - start:.1f} s")
-            cpus.pin(self.measure)
         return self
 
     def __exit__(self, *exc):
         if self.file is not None:
-            cpus.pin(self.other)
             self.file.close()  # closing releases the lock
         return False
 
