@@ -100,6 +100,12 @@ struct Plan {
   int64_t m = 1, r = 1, i = 1;  // outer kept, reduced, inner kept sizes
   int64_t block_m = 1, block_r = 1, block_i = 1;
   std::vector<int> outer, reduced, inner;  // representative dims of each class, outer to inner
+  bool one_pass = false;  // no reduction reads another and no output is full-size: each row is read once
+  bool coop = false;      // cooperative rows
+  bool split = false;     // split rows
+  int arg_warps = 0;      // warps of argmax/argmin tiles; 0: the usual rule (tile / 512)
+  int64_t split_chunk = 0, parts = 1;  // split rows: elements per program, programs per row
+  std::map<const Node*, const Node*> online;  // looped softmax columns: max -> its sum of exp, in one pass
 };
 
 // Stage of each reduction of the group: 0 when it reads no other reduction of the group (through the values it
@@ -164,23 +170,11 @@ std::map<const Node*, const Node*> softmax_sums(const std::vector<const Node*>& 
   return sums;
 }
 
-}  // namespace
-
-void lower_reduction(KernelJob& job) {
-  const Group& g = job.group;
-  TileBuilder b(job.arena);
-  ValueEmitter ve(b, job.schedule, g, job.buffers);
+// The kernel's form, decided from the group (nothing emitted): which dims are kept and reduced, the tile sizes,
+// and how rows are walked (in registers, looped, online columns, cooperative rows, split rows).
+Plan plan_reduction(const Group& g, const ValueEmitter& ve, const std::map<const Node*, int>& stage,
+                    const std::vector<const Node*>& reductions) {
   auto is_reduced = [&](int d) { return std::find(g.axes.begin(), g.axes.end(), d) != g.axes.end(); };
-  for (auto* o : g.outputs) {
-    ve.collect(o, group_map(g, o));
-    ve.collect_store(o, group_map(g, o));
-  }
-  ve.merge_dims([&](int d) {
-    int next = d + 1;
-    while (next < static_cast<int>(g.space.size()) && g.space[next] == 1) ++next;
-    return next < static_cast<int>(g.space.size()) && is_reduced(d) == is_reduced(next);
-  });
-
   Plan p;
   for (int d = 0; d < static_cast<int>(g.space.size()); ++d) {
     if (ve.rep()[d] != d) continue;
@@ -232,23 +226,17 @@ void lower_reduction(KernelJob& job) {
   // One pass over each row (no reduction reads another, no full-size output): nothing is read twice, so
   // the persistent grid buys no L2 hits, and one program per row lets every multiprocessor hold as many
   // rows in flight as fit (more loads outstanding).
-  const std::map<const Node*, int> stage = reduction_stages(g);
-  bool one_pass =
+  p.one_pass =
       std::none_of(g.outputs.begin(), g.outputs.end(), [&](const Node* o) { return o->shape == g.space; }) &&
       std::all_of(stage.begin(), stage.end(), [](const auto& rs) { return rs.second == 0; });
 
-  std::vector<const Node*> reductions;
-  for (auto* n : g.nodes) {
-    if (op_kind(n->op) == OpKind::Reduce) reductions.push_back(n);
-  }
   // Looped columns of a softmax: max(y) and sum(exp(y - max)) in one pass (online, in the stage loops below),
   // over [kOnlineChunkRows, 256-byte segment] chunks. (Only when the sum reads no reduction later than the max.)
-  std::map<const Node*, const Node*> online;  // max -> its sum of exp
   if (!p.rows && !p.persistent && (p.r + kOnlineChunkRows - 1) / kOnlineChunkRows <= kOnlineMaxChunks) {
     for (auto [mx, sum] : softmax_sums(reductions)) {
-      if (stage.at(sum) == stage.at(mx) + 1) online[mx] = sum;
+      if (stage.at(sum) == stage.at(mx) + 1) p.online[mx] = sum;
     }
-    if (!online.empty()) {
+    if (!p.online.empty()) {
       p.block_i = std::min(next_pow2(p.i), segment);
       p.block_r = kOnlineChunkRows;
     }
@@ -263,8 +251,8 @@ void lower_reduction(KernelJob& job) {
   // the waits end. Under the interpreter, where programs run one after another, a row is one group of one.
   // Only reductions whose partials combine exactly like the whole (floating sum, max, min) and full-size
   // outputs (stored by the program holding the chunk).
-  bool coop =
-      p.rows && !p.persistent && !one_pass && p.r >= kCoopMinRow &&
+  p.coop =
+      p.rows && !p.persistent && !p.one_pass && p.r >= kCoopMinRow &&
       std::all_of(g.outputs.begin(), g.outputs.end(), [&](const Node* o) { return o->shape == g.space; }) &&
       std::all_of(stage.begin(), stage.end(), [](const auto& rs) {
         Op op = rs.first->op;
@@ -280,8 +268,8 @@ void lower_reduction(KernelJob& job) {
   // finds it zeroed (ModelNew holds it, so one ModelNew runs one call at a time: two streams at once would
   // share its counters). One launch, and no program ever waits. Under the interpreter the programs run in
   // order, so the last one counts in last too.
-  bool split =
-      p.rows && !p.persistent && one_pass && !coop && p.m < kSplitMaxRows && p.r >= kSplitMinRow &&
+  p.split =
+      p.rows && !p.persistent && p.one_pass && !p.coop && p.m < kSplitMaxRows && p.r >= kSplitMinRow &&
       std::all_of(stage.begin(), stage.end(), [](const auto& rs) {
         Op op = rs.first->op;
         return (op == Op::ArgMax || op == Op::ArgMin || op == Op::Max || op == Op::Min) &&
@@ -311,31 +299,59 @@ void lower_reduction(KernelJob& job) {
   int64_t bytes = 1;  // of the widest reduced input
   for (auto& [red, st] : stage) bytes = std::max<int64_t>(bytes, dtype_size(red->src[0]->dtype));
   int64_t lane_elems = std::max<int64_t>(1, kArgLaneBytes / bytes);
-  int arg_warps = 0;  // 0: the usual rule (tile / 512)
-  int64_t split_chunk = 0;
-  if (split) {
-    arg_warps = 4;
-    p.block_r = arg_warps * 32 * lane_elems;  // (block_m is 1)
-    split_chunk = 16 * p.block_r;
-    if (p.m * ((p.r + split_chunk - 1) / split_chunk) < kSplitMinPrograms) split_chunk = 8 * p.block_r;
-  } else if (arg_tiles && p.rows && !p.persistent && one_pass && !coop) {
-    arg_warps = 8;
+  if (p.split) {
+    p.arg_warps = 4;
+    p.block_r = p.arg_warps * 32 * lane_elems;  // (block_m is 1)
+    p.split_chunk = 16 * p.block_r;
+    if (p.m * ((p.r + p.split_chunk - 1) / p.split_chunk) < kSplitMinPrograms) p.split_chunk = 8 * p.block_r;
+  } else if (arg_tiles && p.rows && !p.persistent && p.one_pass && !p.coop) {
+    p.arg_warps = 8;
     p.block_r = 2048;
-    p.block_m = std::clamp<int64_t>(arg_warps * 32 * lane_elems / p.block_r, 1, next_pow2(p.m));
+    p.block_m = std::clamp<int64_t>(p.arg_warps * 32 * lane_elems / p.block_r, 1, next_pow2(p.m));
   } else if (arg_tiles && !p.rows && !p.persistent) {  // (a column that fits in one tile stays in one)
     p.block_i = std::min<int64_t>(next_pow2(p.i), std::max<int64_t>(1, kArgColumnBytes / bytes));
     int64_t programs = p.m * ((p.i + p.block_i - 1) / p.block_i);
-    arg_warps = 2;
-    while (arg_warps < 16 && programs * arg_warps * 2 <= kArgGridWarps) arg_warps *= 2;
-    p.block_r = std::max<int64_t>(1, arg_warps * 32 * lane_elems / p.block_i);
+    p.arg_warps = 2;
+    while (p.arg_warps < 16 && programs * p.arg_warps * 2 <= kArgGridWarps) p.arg_warps *= 2;
+    p.block_r = std::max<int64_t>(1, p.arg_warps * 32 * lane_elems / p.block_i);
   }
-  int64_t parts = split ? (p.r + split_chunk - 1) / split_chunk : 1;
+  p.parts = p.split ? (p.r + p.split_chunk - 1) / p.split_chunk : 1;
+  if (p.coop) p.block_r = p.r >= kCoopLongRow ? kCoopLongChunk : kCoopChunk;  // (block_m is 1: a looped row)
+  return p;
+}
+
+}  // namespace
+
+void lower_reduction(KernelJob& job) {
+  const Group& g = job.group;
+  TileBuilder b(job.arena);
+  ValueEmitter ve(b, job.schedule, g, job.buffers);
+  auto is_reduced = [&](int d) { return std::find(g.axes.begin(), g.axes.end(), d) != g.axes.end(); };
+  for (auto* o : g.outputs) {
+    ve.collect(o, group_map(g, o));
+    ve.collect_store(o, group_map(g, o));
+  }
+  ve.merge_dims([&](int d) {
+    int next = d + 1;
+    while (next < static_cast<int>(g.space.size()) && g.space[next] == 1) ++next;
+    return next < static_cast<int>(g.space.size()) && is_reduced(d) == is_reduced(next);
+  });
+
+  const std::map<const Node*, int> stage = reduction_stages(g);
+  std::vector<const Node*> reductions;
+  for (auto* n : g.nodes) {
+    if (op_kind(n->op) == OpKind::Reduce) reductions.push_back(n);
+  }
+  Plan p = plan_reduction(g, ve, stage, reductions);
+  const bool one_pass = p.one_pass, coop = p.coop, split = p.split;
+  const int arg_warps = p.arg_warps;
+  const int64_t parts = p.parts, split_chunk = p.split_chunk;
+  const std::map<const Node*, const Node*>& online = p.online;
 
   const TExpr* pid = b.program_id(0);
   TStmt coop_tiles{TStmtKind::For};
   const TExpr* groups = nullptr;
   if (coop) {
-    p.block_r = p.r >= kCoopLongRow ? kCoopLongChunk : kCoopChunk;  // (block_m is 1: a looped row)
     job.kernel.params.push_back({"work_ptr", ParamKind::Pointer});
     job.launch.args.push_back({"work_ptr", "work"});
     job.kernel.params.push_back({"count_ptr", ParamKind::Pointer});
