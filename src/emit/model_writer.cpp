@@ -172,6 +172,31 @@ std::string write_model(const TraceResult& trace, const Graph& graph, const Forw
     w.line("    return x");
     w.line();
   }
+  if (needed(&Kernel::needs_tf32_split)) {
+    w.line();
+    w.line("@triton.jit");
+    w.line("def _tf32_hi(x, PRECISION: tl.constexpr):");
+    w.line("    # For tf32x3: the high part of an fp32 x, exactly a TF32 number (rounded to nearest, ties away, as");
+    w.line("    # Triton's own tf32x3 does); x - hi is then exact. NaN and inf stay as they are. Other precisions");
+    w.line("    # use x as it is.");
+    w.line("    if PRECISION == \"tf32x3\":");
+    w.line("        bits = x.to(tl.uint32, bitcast=True)");
+    w.line("        x = tl.where(x == x, ((bits + 0x1000) & 0xFFFFE000).to(tl.float32, bitcast=True), x)");
+    w.line("    return x");
+    w.line();
+    w.line();
+    w.line("@triton.jit");
+    w.line("def _dot_tf32x3(a_hi, a_lo, b_hi, b_lo, acc, PRECISION: tl.constexpr):");
+    w.line("    # acc + a @ b to fp32 accuracy on TF32 tensor cores, as tl.dot's tf32x3 computes it, from operands");
+    w.line("    # the caller split (so that a loop-invariant one is split once): the small products first; an");
+    w.line("    # infinite operand leaves NaN there (its lo is inf - inf), and the large product carries the inf.");
+    w.line("    if PRECISION == \"tf32x3\":");
+    w.line("        small = tl.dot(a_lo, b_hi, input_precision=\"tf32\")");
+    w.line("        small = tl.dot(a_hi, b_lo, small, input_precision=\"tf32\")");
+    w.line("        return tl.dot(a_hi, b_hi, acc + tl.where(small == small, small, 0.0), input_precision=\"tf32\")");
+    w.line("    return tl.dot(a_hi, b_hi, acc, input_precision=PRECISION)");
+    w.line();
+  }
   if (needed(&Kernel::needs_aten_scan_tile)) {
     w.line();
     w.line("@triton.jit");
