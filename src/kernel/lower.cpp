@@ -47,6 +47,30 @@ std::vector<int64_t> operand_strides(const Node* operand, size_t rank) {
   return aligned;
 }
 
+int64_t batch_offsets(TileBuilder& b, std::vector<TStmt>& body, ValueEmitter& ve, const Shape& space,
+                   const std::vector<const std::vector<int64_t>*>& strides, std::vector<const TExpr*>& bases) {
+  int rank = static_cast<int>(space.size());
+  int64_t batch = 1;
+  for (int d = 0; d < rank - 2; ++d) batch *= space[d];
+  if (batch == 1) return batch;
+  body.push_back(TileBuilder::assign("bidx", b.program_id(1)));
+  int64_t inner = 1;
+  for (int d = rank - 3; d >= 0; --d) {
+    if (space[d] == 1) continue;
+    const TExpr* idx = b.var("bidx");
+    if (inner != 1) idx = b.op(TOp::FloorDiv, {idx, b.i(inner)});
+    if (inner * space[d] != batch) idx = b.op(TOp::Mod, {idx, b.i(space[d])});
+    std::string name = "b" + std::to_string(d);
+    body.push_back(TileBuilder::assign(name, idx));
+    ve.index[d] = b.var(name);
+    for (size_t k = 0; k < bases.size(); ++k) {
+      if (bases[k] && (*strides[k])[d]) bases[k] = b.add(bases[k], b.mul(b.var(name), b.i((*strides[k])[d])));
+    }
+    inner *= space[d];
+  }
+  return batch;
+}
+
 const TExpr* KernelJob::constexpr_param(const std::string& name, int64_t value) {
   kernel.params.push_back({name, ParamKind::Constexpr});
   launch.args.push_back({name, std::to_string(value)});

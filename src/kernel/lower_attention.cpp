@@ -115,30 +115,13 @@ void lower_attention(KernelJob& job) {
       assign("pid_m", causal ? b.op(TOp::Sub, {b.i(m_blocks - 1), b.program_id(0)}) : b.program_id(0));
   std::vector<int64_t> sq = operand_strides(q, rank), sk = operand_strides(kt, rank), sv = operand_strides(v, rank);
   std::vector<int64_t> sm = mask_in_memory ? operand_strides(mask, rank) : std::vector<int64_t>(rank, 0);
-  const TExpr* q_base = b.var(q_ptr);
-  const TExpr* k_base = b.var(k_ptr);
-  const TExpr* v_base = b.var(v_ptr);
-  const TExpr* m_base = mask_in_memory ? b.var(m_ptr) : nullptr;
-  int64_t batch = 1;
-  for (int d = 0; d < rank - 2; ++d) batch *= g.space[d];
-  if (batch > 1) {
-    body.push_back(TileBuilder::assign("bidx", b.program_id(1)));
-    int64_t inner = 1;
-    for (int d = rank - 3; d >= 0; --d) {
-      if (g.space[d] == 1) continue;
-      const TExpr* idx = b.var("bidx");
-      if (inner != 1) idx = b.op(TOp::FloorDiv, {idx, b.i(inner)});
-      if (inner * g.space[d] != batch) idx = b.op(TOp::Mod, {idx, b.i(g.space[d])});
-      std::string name = "b" + std::to_string(d);
-      const TExpr* bd = assign(name, idx);
-      ve.index[d] = bd;
-      if (sq[d]) q_base = b.add(q_base, b.mul(bd, b.i(sq[d])));
-      if (sk[d]) k_base = b.add(k_base, b.mul(bd, b.i(sk[d])));
-      if (sv[d]) v_base = b.add(v_base, b.mul(bd, b.i(sv[d])));
-      if (m_base && sm[d]) m_base = b.add(m_base, b.mul(bd, b.i(sm[d])));
-      inner *= g.space[d];
-    }
-  }
+  std::vector<const TExpr*> bases = {b.var(q_ptr), b.var(k_ptr), b.var(v_ptr),
+                                     mask_in_memory ? b.var(m_ptr) : nullptr};
+  int64_t batch = batch_offsets(b, body, ve, g.space, {&sq, &sk, &sv, &sm}, bases);
+  const TExpr* q_base = bases[0];
+  const TExpr* k_base = bases[1];
+  const TExpr* v_base = bases[2];
+  const TExpr* m_base = bases[3];
   int R = rank;
   if (batch > 1) {  // the batch offsets once, outside the key loop
     q_base = assign("q_base", q_base);

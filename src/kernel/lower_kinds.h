@@ -36,5 +36,11 @@ int64_t next_pow2(int64_t v);
 std::vector<int64_t> operand_strides(const Node* operand, size_t rank);
 // The dim map of `n` in its group (identity on the space; kept dims for reduced values).
 std::vector<int> group_map(const Group& g, const Node* n);
+// The batch dims of a matmul or attention kernel (all but the last two of `space`), enumerated by grid axis 1:
+// assigns `bidx` and the index b<d> of each batch dim longer than 1 (also ve.index[d]), and adds each operand's
+// offset along them to its base: bases[k] += b<d> * (*strides[k])[d] (null bases are left alone). Nothing when
+// the batch is 1. Returns the batch (the grid's axis 1).
+int64_t batch_offsets(TileBuilder& b, std::vector<TStmt>& body, ValueEmitter& ve, const Shape& space,
+                   const std::vector<const std::vector<int64_t>*>& strides, std::vector<const TExpr*>& bases);
 
 }  // namespace tz

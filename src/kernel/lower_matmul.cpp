@@ -67,26 +67,10 @@ void lower_matmul(KernelJob& job) {
   int64_t sam = sa[rank - 2], sak = sa[rank - 1], sbk = sb[rank - 2], sbn = sb[rank - 1];
 
   // Batch offsets: grid axis 1 enumerates the output's batch dims.
-  int64_t batch = 1;
-  for (int d = 0; d < rank - 2; ++d) batch *= g.space[d];
-  const TExpr* a_base = b.var(a_ptr);
-  const TExpr* b_base = b.var(b_ptr);
-  if (batch > 1) {
-    body.push_back(TileBuilder::assign("bidx", b.program_id(1)));
-    int64_t inner = 1;
-    for (int d = rank - 3; d >= 0; --d) {
-      if (g.space[d] == 1) continue;
-      const TExpr* idx = b.var("bidx");
-      if (inner != 1) idx = b.op(TOp::FloorDiv, {idx, b.i(inner)});
-      if (inner * g.space[d] != batch) idx = b.op(TOp::Mod, {idx, b.i(g.space[d])});
-      std::string name = "b" + std::to_string(d);
-      body.push_back(TileBuilder::assign(name, idx));
-      ve.index[d] = b.var(name);
-      if (sa[d]) a_base = b.add(a_base, b.mul(b.var(name), b.i(sa[d])));
-      if (sb[d]) b_base = b.add(b_base, b.mul(b.var(name), b.i(sb[d])));
-      inner *= g.space[d];
-    }
-  }
+  std::vector<const TExpr*> bases = {b.var(a_ptr), b.var(b_ptr)};
+  int64_t batch = batch_offsets(b, body, ve, g.space, {&sa, &sb}, bases);
+  const TExpr* a_base = bases[0];
+  const TExpr* b_base = bases[1];
   auto scaled = [&](const TExpr* idx, int64_t stride) { return stride == 1 ? idx : b.mul(idx, b.i(stride)); };
   const TExpr* rm_wrapped = b.op(TOp::Mod, {rm, M});
   const TExpr* rn_wrapped = b.op(TOp::Mod, {rn, N});
