@@ -29,6 +29,24 @@ def convert_forward(tmp_path, name: str, expression: str, input_expression: str)
     return out
 
 
+def run_on_corpus_problem(tmp_path, problem: str, sets: list, script: str) -> None:
+    """Converts tests/corpus/`problem`.py shrunk by `sets` (NAME=VALUE), then runs `script` on the generated file
+    (its path as argv[1]) under Triton's interpreter; asserts it exits 0 and prints "FAILURES 0" last."""
+    import subprocess
+    import sys
+
+    gen = tmp_path / f"{problem}_triton.py"
+    sets = [arg for s in sets for arg in ("--set", s)]
+    subprocess.run([str(TRITONIZE), "convert", str(CORPUS / f"{problem}.py"), *sets, "-o", str(gen)], check=True)
+    path = tmp_path / "check.py"
+    path.write_text(script)
+    env = dict(os.environ, TRITON_INTERPRET="1")
+    out = subprocess.run([sys.executable, str(path), str(gen)], capture_output=True, text=True, env=env,
+                         timeout=300, cwd=HERE)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert out.stdout.strip().endswith("FAILURES 0"), out.stdout
+
+
 def run_interpreted(runner: str, jobs: list, *args: str, timeout: int = 300) -> list:
     """Runs `runner` (a script taking json.dumps(jobs) and `args` as arguments, printing a JSON list of failure
     texts or nulls on its last line) under Triton's interpreter; returns the failures."""

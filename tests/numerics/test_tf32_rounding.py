@@ -4,13 +4,9 @@ float64 arithmetic (to nearest with 10 stored mantissa bits, ties to even, as cu
 docs/NUMERICS.md). On the CPU the generated launchers never ask for TF32 (PyTorch's CPU convs are full fp32), so
 this is where the branch is exercised."""
 
-import math
-import os
-import subprocess
-import sys
 import textwrap
 
-from .paths import CORPUS, HERE, TRITONIZE
+from .paths import run_on_corpus_problem
 
 SCRIPT = textwrap.dedent(
     r'''
@@ -70,13 +66,4 @@ SCRIPT = textwrap.dedent(
 
 
 def test_round_tf32_helper(tmp_path):
-    gen = tmp_path / "conv.py"
-    subprocess.run([str(TRITONIZE), "convert", str(CORPUS / "conv_2d_basic.py"), "--set", "batch_size=1",
-                    "--set", "height=5", "--set", "width=5", "-o", str(gen)], check=True)
-    script = tmp_path / "round.py"
-    script.write_text(SCRIPT)
-    env = dict(os.environ, TRITON_INTERPRET="1")
-    out = subprocess.run([sys.executable, str(script), str(gen)], capture_output=True, text=True, env=env,
-                         timeout=300, cwd=HERE)
-    assert out.returncode == 0, out.stdout + out.stderr
-    assert out.stdout.strip().endswith("FAILURES 0"), out.stdout
+    run_on_corpus_problem(tmp_path, "conv_2d_basic", ["batch_size=1", "height=5", "width=5"], SCRIPT)

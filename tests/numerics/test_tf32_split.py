@@ -5,12 +5,9 @@ to TF32 (the top 19 bits), as the H200's tensor cores do (docs/NUMERICS.md): the
 against float64 and the three-dot product does not. Also: hi is a TF32 number and hi + lo == x exactly; NaN,
 inf and signed zeros survive the split; an infinite operand gives inf where fp32 does, not NaN."""
 
-import os
-import subprocess
-import sys
 import textwrap
 
-from .paths import CORPUS, HERE, TRITONIZE
+from .paths import run_on_corpus_problem
 
 SCRIPT = textwrap.dedent(
     r'''
@@ -117,13 +114,5 @@ SCRIPT = textwrap.dedent(
 
 
 def test_tf32_split_helpers(tmp_path):
-    gen = tmp_path / "attn.py"
-    subprocess.run([str(TRITONIZE), "convert", str(CORPUS / "attn_sdpa_basic.py"), "--set", "batch_size=1",
-                    "--set", "num_heads=1", "--set", "seq_len=16", "--set", "head_dim=16", "-o", str(gen)], check=True)
-    script = tmp_path / "split.py"
-    script.write_text(SCRIPT)
-    env = dict(os.environ, TRITON_INTERPRET="1")
-    out = subprocess.run([sys.executable, str(script), str(gen)], capture_output=True, text=True, env=env,
-                         timeout=300, cwd=HERE)
-    assert out.returncode == 0, out.stdout + out.stderr
-    assert out.stdout.strip().endswith("FAILURES 0"), out.stdout
+    run_on_corpus_problem(tmp_path, "attn_sdpa_basic",
+                          ["batch_size=1", "num_heads=1", "seq_len=16", "head_dim=16"], SCRIPT)
