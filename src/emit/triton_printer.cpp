@@ -166,13 +166,8 @@ void print_stmts(Writer& w, const std::vector<TStmt>& body) {
         break;
       }
       case TStmtKind::While:
-        w.line("while " + print_at(s.value, 0) + ":");
-        w.indent();
-        print_stmts(w, s.body);
-        w.dedent();
-        break;
       case TStmtKind::If:
-        w.line("if " + print_at(s.value, 0) + ":");
+        w.line(std::string(s.kind == TStmtKind::While ? "while " : "if ") + print_at(s.value, 0) + ":");
         w.indent();
         print_stmts(w, s.body);
         w.dedent();

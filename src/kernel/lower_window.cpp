@@ -115,6 +115,13 @@ void lower_window(KernelJob& job) {
   int64_t tile_size = 0, programs = 0;
   int num_warps = 4;
   bool wide = false;
+  // The program id, int64 when offsets may pass int32 (within `margin` elements of it): then every index is.
+  auto program_id = [&](int64_t margin) {
+    int64_t limit = (int64_t{1} << 31) - margin;
+    wide = n >= limit || numel(view_root(src)->shape) >= limit;
+    const TExpr* pid = b.program_id(0);
+    return wide ? b.cast(pid, DType::Int64) : pid;
+  };
   const TExpr* offs = nullptr;
   const TExpr* out_mask = nullptr;
   int outermost = -1;
@@ -130,10 +137,7 @@ void lower_window(KernelJob& job) {
     programs = nt * ni * rest;
     const TExpr* bt_param = job.constexpr_param("BLOCK_T", bt);
     const TExpr* bi_param = job.constexpr_param("BLOCK_I", bi);
-    const TExpr* pid = b.program_id(0);
-    int64_t limit = (int64_t{1} << 31) - tile_size;
-    wide = n >= limit || numel(view_root(src)->shape) >= limit;  // offsets past int32: every index is int64
-    if (wide) pid = b.cast(pid, DType::Int64);
+    const TExpr* pid = program_id(tile_size);
     body.push_back(TileBuilder::assign("pid", pid));
     pid = b.var("pid");
     // The tile's place along each run: pid = (rest * nt + tile_t) * ni + tile_i.
@@ -192,10 +196,7 @@ void lower_window(KernelJob& job) {
     programs = (n + block - 1) / block;
     const TExpr* n_param = job.constexpr_param("N", n);
     const TExpr* block_param = job.constexpr_param("BLOCK", block);
-    const TExpr* pid = b.program_id(0);
-    int64_t limit = (int64_t{1} << 31) - block;
-    wide = n >= limit || numel(view_root(src)->shape) >= limit;  // offsets past int32: every index is int64
-    if (wide) pid = b.cast(pid, DType::Int64);
+    const TExpr* pid = program_id(block);
     const TExpr* rows = b.arange(block_param);
     if (lanes > 1) rows = b.expand(rows, ":, None");
     body.push_back(TileBuilder::assign("offs", b.add(b.mul(pid, block_param), rows)));
