@@ -250,8 +250,9 @@ std::string write_model(const TraceResult& trace, const Graph& graph, const Forw
     w.line();
     w.line();
     w.line("def _interpreted(kernel):");
-    w.line("    # Triton's interpreter (TRITON_INTERPRET=1) runs a grid's programs one after another.");
-    w.line("    return not torch.cuda.is_available() or isinstance(kernel, triton.runtime.interpreter.InterpretedFunction)");
+    w.line("    # Triton's interpreter (TRITON_INTERPRET=1) runs a grid's programs one after another; its kernels are");
+    w.line("    # not JITFunctions (triton.runtime.interpreter itself is only imported under the interpreter).");
+    w.line("    return not torch.cuda.is_available() or not isinstance(kernel, triton.runtime.JITFunction)");
     w.line();
     w.line();
     w.line("def _coop_split(kernel, size, chunk):");

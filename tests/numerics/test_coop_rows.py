@@ -10,6 +10,11 @@ the same value), so after one launch per exchange (two here at most) and one mor
 by exp(m_c - M) included). On the GPU: docs/RESULTS.md (softmax_long_rows, log_softmax_lastdim)."""
 
 
+import json
+import os
+import subprocess
+import sys
+
 from .paths import convert_forward, run_interpreted
 
 # (forward expression, input shape, input fix-up on x (randn), exchanges expected in the kernel)
@@ -82,3 +87,26 @@ def test_cooperative_rows(tmp_path):
 
 def test_cooperative_rows_in_groups(tmp_path):
     run_cases(tmp_path, "groups")
+
+
+COMPILED = r"""
+import importlib.util, json, sys
+import torch, triton
+torch.cuda.is_available = lambda: True  # as on a GPU machine; this process does not run under the interpreter
+spec = importlib.util.spec_from_file_location("generated", sys.argv[1])
+m = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(m)
+name = next(n for n in dir(m) if n.endswith("_kernel") and n != "_zero_counts_kernel")
+print(json.dumps([m._interpreted(getattr(m, name)), m._coop_split(getattr(m, name), 40961, 4096)]))
+"""
+
+
+def test_compiled_kernels_are_not_interpreted(tmp_path):
+    # The launcher's test for the interpreter must hold without it: a JITFunction kernel on a CUDA machine is
+    # split into groups (it once named triton.runtime.interpreter, a module only the interpreter imports).
+    out = convert_forward(tmp_path, "compiled", CASES[0][0], f"torch.randn{CASES[0][1]}")
+    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
+    run = subprocess.run([sys.executable, "-c", COMPILED, str(out)], capture_output=True, text=True, env=env,
+                         timeout=120)
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert json.loads(run.stdout.strip().splitlines()[-1]) == [False, [11, 4096]]
