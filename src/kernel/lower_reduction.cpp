@@ -8,7 +8,8 @@
 // with fewer rows in flight, a row's later passes find it in L2 more often (measured on the H200, now with
 // tests/gpu/rows_experiment.py: 8192 x 50257 log_softmax from 2.04 to 1.47 ms). Rows read once (a sum, an
 // argmax) get one program per row tile. Rows of 40000 or more read more than once are split over programs
-// that run together ("cooperative rows", below), so that they are read from memory once. A few long rows of
+// that run together ("cooperative rows", below), so that they are read from memory once; so are the long column
+// blocks of an fp32 softmax over a non-innermost dim ("cooperative column blocks"). A few long rows of
 // argmax/argmin/max/min are split over programs of which the last to finish combines the row ("split rows").
 #include <algorithm>
 #include <cmath>
@@ -65,6 +66,20 @@ const int64_t kColumnWarps = 4;
 // with the compensated sum.
 const int64_t kOnlineChunkRows = 32;
 const int64_t kOnlineMaxChunks = 1024;
+// Cooperative column blocks (below): an fp32 softmax's column block split over GROUPS programs of
+// [kCoopColumnChunk, 64] on kColumnWarps warps, read once and written once. Measured on the H200 with
+// tests/gpu/colsoftmax_experiment.py (form coop, kernel time, L2 flushed): fp32 [64, 1000, 2048] log_softmax over
+// dim 1 in 8 groups 0.325 ms, 77% of the bandwidth floor, against 0.389 ms online ([512, 32] on 8 warps: 0.322 ms,
+// the same within noise; [256, 64] on 8 warps 0.528 ms: one program per multiprocessor). bf16 [32, 1024, 4096]
+// stayed slower cooperatively (0.245 ms at best against 0.218 ms online): a program's registers bound the elements
+// it holds (fp32 once loaded), so 16-bit programs carry half the bytes over the same exchange, and the exchange
+// (store, atomic, wait, load of the partials) is paid per program; so only columns whose full-size tensors are
+// all 4-byte take this form. Only 8 groups were measured: from kCoopColumnMinGroups to kCoopColumnMaxGroups
+// groups (R from 897 to 4096) is this form; shorter and longer columns stay online until a measurement says
+// otherwise (docs/next/feat-coopcols.md).
+const int64_t kCoopColumnChunk = 128;
+const int64_t kCoopColumnMinGroups = 8;
+const int64_t kCoopColumnMaxGroups = 32;
 
 TOp reduce_op(Op op) {
   switch (op) {
@@ -101,7 +116,7 @@ struct Plan {
   int64_t block_m = 1, block_r = 1, block_i = 1;
   std::vector<int> outer, reduced, inner;  // representative dims of each class, outer to inner
   bool one_pass = false;  // no reduction reads another and no output is full-size: each row is read once
-  bool coop = false;      // cooperative rows
+  bool coop = false;      // cooperative rows (rows) or column blocks (columns)
   bool split = false;     // split rows
   int arg_warps = 0;      // warps of argmax/argmin tiles; 0: the usual rule (tile / 512)
   int64_t split_chunk = 0, parts = 1;  // split rows: elements per program, programs per row
@@ -296,6 +311,23 @@ Plan plan_reduction(const Group& g, const ValueEmitter& ve, const std::map<const
         Op op = rs.first->op;
         return op == Op::ArgMax || op == Op::ArgMin || op == Op::Max || op == Op::Min;
       });
+  // Cooperative column blocks: the looped (online) softmax columns of fp32 tensors, in the measured range of
+  // groups, are split the same way: the column block [R, BLOCK_I] of one outer index over GROUPS programs of
+  // [BLOCK_R, BLOCK_I], each program's partials [1, BLOCK_I] (a max and a sum of exp per column), one counter per
+  // column block. Only softmax pairs (a max and its sum of exp, exchanged together) and full-size outputs.
+  if (!p.rows && !p.online.empty() && narrowest_element(g) == 4) {
+    int64_t groups = (p.r + kCoopColumnChunk - 1) / kCoopColumnChunk;
+    std::set<const Node*> paired;
+    for (auto [mx, sum] : p.online) paired.insert({mx, sum});
+    p.coop = groups >= kCoopColumnMinGroups && groups <= kCoopColumnMaxGroups &&
+             std::all_of(g.outputs.begin(), g.outputs.end(), [&](const Node* o) { return o->shape == g.space; }) &&
+             std::all_of(stage.begin(), stage.end(), [&](const auto& rs) { return paired.count(rs.first) > 0; });
+    if (p.coop) {
+      p.online.clear();  // (exchanged, not looped)
+      p.block_r = kCoopColumnChunk;
+    }
+  }
+
   int64_t bytes = 1;  // of the widest reduced input
   for (auto& [red, st] : stage) bytes = std::max<int64_t>(bytes, dtype_size(red->src[0]->dtype));
   int64_t lane_elems = std::max<int64_t>(1, kArgLaneBytes / bytes);
@@ -316,7 +348,7 @@ Plan plan_reduction(const Group& g, const ValueEmitter& ve, const std::map<const
     p.block_r = std::max<int64_t>(1, p.arg_warps * 32 * lane_elems / p.block_i);
   }
   p.parts = p.split ? (p.r + p.split_chunk - 1) / p.split_chunk : 1;
-  if (p.coop) p.block_r = p.r >= kCoopLongRow ? kCoopLongChunk : kCoopChunk;  // (block_m is 1: a looped row)
+  if (p.coop && p.rows) p.block_r = p.r >= kCoopLongRow ? kCoopLongChunk : kCoopChunk;  // (block_m is 1: a looped row)
   return p;
 }
 
@@ -349,6 +381,9 @@ void lower_reduction(KernelJob& job) {
   const std::map<const Node*, const Node*>& online = p.online;
 
   const TExpr* pid = b.program_id(0);
+  const int64_t i_blocks = p.rows ? 1 : (p.i + p.block_i - 1) / p.block_i;  // column blocks per outer index
+  // A cooperative kernel's unit of work: a row, or a column block (an outer index's BLOCK_I columns).
+  const char* line = p.rows ? "row" : "col_block";
   TStmt coop_tiles{TStmtKind::For};
   const TExpr* groups = nullptr;
   if (coop) {
@@ -361,10 +396,13 @@ void lower_reduction(KernelJob& job) {
     job.launch.args.back().value = "groups";
     job.constexpr_param("GROUPS_P2", 0);
     job.launch.args.back().value = "triton.next_power_of_2(groups)";
-    std::string m = std::to_string(p.m);
+    int64_t lines = p.m * i_blocks;
+    std::string m = std::to_string(lines);
+    // (a partial per reduction and program: one value for a row, BLOCK_I for a column block)
+    int64_t partial_size = static_cast<int64_t>(stage.size()) * (p.rows ? 1 : p.block_i);
     job.launch.setup.push_back("groups, block = _coop_split({kernel}, " + std::to_string(p.r) + ", " +
                                std::to_string(p.block_r) + ")");
-    job.launch.setup.push_back("work = torch.empty((" + m + " * groups * " + std::to_string(stage.size()) +
+    job.launch.setup.push_back("work = torch.empty((" + m + " * groups * " + std::to_string(partial_size) +
                                ",), device={device}, dtype=torch.float32)");
     job.launch.setup.push_back("count = torch.empty((" + m + ",), device={device}, dtype=torch.int32)");
     job.launch.setup.push_back("_zero_counts_kernel[(triton.cdiv(" + m + ", 1024),)](count, " + m + ", BLOCK=1024)");
@@ -373,11 +411,13 @@ void lower_reduction(KernelJob& job) {
     job.kernel.needs_coop = true;
     coop_tiles.var = "tile";
     coop_tiles.start = pid;
-    coop_tiles.stop = b.mul(b.i(p.m), groups);
+    coop_tiles.stop = b.mul(b.i(lines), groups);
     coop_tiles.step = b.num_programs(0);
     coop_tiles.body.push_back(TileBuilder::comment(
-        "a cooperative row: GROUPS programs, one chunk of BLOCK_R each, all resident (_coop_programs)"));
-    coop_tiles.body.push_back(TileBuilder::assign("row", b.op(TOp::FloorDiv, {b.var("tile"), groups})));
+        p.rows ? "a cooperative row: GROUPS programs, one chunk of BLOCK_R each, all resident (_coop_programs)"
+               : "a cooperative column block: GROUPS programs, BLOCK_R rows of its BLOCK_I columns each, all resident "
+                 "(_coop_programs)"));
+    coop_tiles.body.push_back(TileBuilder::assign(line, b.op(TOp::FloorDiv, {b.var("tile"), groups})));
     coop_tiles.body.push_back(TileBuilder::assign("part", b.op(TOp::Mod, {b.var("tile"), groups})));
   }
   // Looped rows read more than once: the kernel body runs once per row tile, for tiles pid, pid + PROGRAMS, ...
@@ -432,13 +472,17 @@ void lower_reduction(KernelJob& job) {
   } else {
     const TExpr* I = job.constexpr_param("I", p.i);
     const TExpr* block_i = job.constexpr_param("BLOCK_I", p.block_i);
-    int64_t i_blocks = (p.i + p.block_i - 1) / p.block_i;
     const TExpr* cols_in_block = b.expand(b.arange(block_i), "None, :");
+    if (coop) {  // (a column block's partials are stored by lane)
+      body.push_back(TileBuilder::assign("lanes", cols_in_block));
+      cols_in_block = b.var("lanes");
+    }
+    const TExpr* block = coop ? b.var(line) : pid;  // the column block
     if (i_blocks > 1) {
-      body.push_back(TileBuilder::assign("outer", b.op(TOp::FloorDiv, {pid, b.i(i_blocks)})));
-      body.push_back(TileBuilder::assign("cols", b.add(b.mul(b.op(TOp::Mod, {pid, b.i(i_blocks)}), block_i), cols_in_block)));
+      body.push_back(TileBuilder::assign("outer", b.op(TOp::FloorDiv, {block, b.i(i_blocks)})));
+      body.push_back(TileBuilder::assign("cols", b.add(b.mul(b.op(TOp::Mod, {block, b.i(i_blocks)}), block_i), cols_in_block)));
     } else {
-      body.push_back(TileBuilder::assign("outer", pid));
+      body.push_back(TileBuilder::assign("outer", block));
       body.push_back(TileBuilder::assign("cols", cols_in_block));
     }
     const TExpr* outer = b.var("outer");
@@ -449,7 +493,7 @@ void lower_reduction(KernelJob& job) {
     }
     ve.split_index(outer, p.outer, -1, "o");
     ve.split_index(cols, p.inner, 1, "i");
-    job.launch.grid = {std::to_string(p.m * i_blocks)};
+    job.launch.grid = {coop ? std::string("programs") : std::to_string(p.m * i_blocks)};
   }
 
   // Sets up the reduced index for a chunk starting at `start` (null: the whole row in one tile).
@@ -522,21 +566,24 @@ void lower_reduction(KernelJob& job) {
     int64_t slots = static_cast<int64_t>(stage.size());  // (as the launcher's work buffer: one per reduction)
     std::map<const Node*, const TExpr*> combined;  // exchanged reductions
     int rounds = 0;
-    // The work-buffer addresses of `red`'s partials: this program's, or all of the row's ([GROUPS_P2]).
-    auto own_slot = [&](const Node* red) {
-      return b.add(b.var("work_ptr"), b.add(b.mul(b.add(b.mul(b.var("rows"), groups), b.var("part")), b.i(slots)),
-                                            b.i(slot(red))));
+    // The work-buffer addresses of `red`'s partials: this program's, or all of the line's ([GROUPS_P2] for a
+    // row; [GROUPS_P2, BLOCK_I] for a column block, whose program stores a [1, BLOCK_I] partial at
+    // work[col_block, part, reduction, lane]).
+    auto slot_address = [&](const TExpr* line_index, const TExpr* program, const Node* red) {
+      const TExpr* at = b.add(b.mul(b.add(b.mul(line_index, groups), program), b.i(slots)), b.i(slot(red)));
+      if (!p.rows) at = b.add(b.mul(at, b.var("BLOCK_I")), b.var("lanes"));
+      return b.add(b.var("work_ptr"), at);
     };
-    auto row_slots = [&](const Node* red) {
-      return b.add(b.var("work_ptr"), b.add(b.mul(b.add(b.mul(b.var("row"), groups), b.var("group")), b.i(slots)),
-                                            b.i(slot(red))));
-    };
-    // Counts this program in on the row's counter and waits for the row's other programs (one round).
+    auto own_slot = [&](const Node* red) { return slot_address(b.var(p.rows ? "rows" : line), b.var("part"), red); };
+    auto row_slots = [&](const Node* red) { return slot_address(b.var(line), b.var("group"), red); };
+    // Counts this program in on the line's counter and waits for the line's other programs (one round).
     auto exchange = [&]() {
-      body.push_back(TileBuilder::comment("count in on the row's counter, wait for the row's other programs"));
+      body.push_back(TileBuilder::comment(
+          p.rows ? "count in on the row's counter, wait for the row's other programs"
+                 : "count in on the column block's counter, wait for its other programs"));
       body.push_back(TStmt{TStmtKind::Barrier});  // every thread's partial stored before the release
       std::string seen = ve.fresh("seen");
-      const TExpr* counter = b.add(b.var("count_ptr"), b.var("row"));
+      const TExpr* counter = b.add(b.var("count_ptr"), b.var(line));
       TExpr arrive{TOp::AtomicAdd, "acq_rel"};
       arrive.args = {counter, b.i(1)};
       body.push_back(TileBuilder::assign(seen, b.add(job.arena.make(arrive), b.i(1))));
@@ -547,9 +594,13 @@ void lower_reduction(KernelJob& job) {
       wait.body.push_back(TileBuilder::assign(seen, job.arena.make(poll)));
       body.push_back(std::move(wait));
       body.push_back(TStmt{TStmtKind::Barrier});
-      // The partials as a 1-D [GROUPS_P2] tile of their own (in the [1, BLOCK_R] tile's layout, every thread
-      // would load them), combined to a [1] value that broadcasts over the chunk.
-      if (rounds == 0) body.push_back(TileBuilder::assign("group", b.arange(b.var("GROUPS_P2"))));
+      // A row's partials as a 1-D [GROUPS_P2] tile of their own (in the [1, BLOCK_R] tile's layout, every thread
+      // would load them), combined to a [1] value that broadcasts over the chunk; a column block's as a
+      // [GROUPS_P2, BLOCK_I] tile, combined along axis 0 to [1, BLOCK_I].
+      if (rounds == 0) {
+        const TExpr* group = b.arange(b.var("GROUPS_P2"));
+        body.push_back(TileBuilder::assign("group", p.rows ? group : b.expand(group, ":, None")));
+      }
       ++rounds;
     };
     auto load_partials = [&](const Node* red, const TExpr* other) {
@@ -883,7 +934,7 @@ void lower_reduction(KernelJob& job) {
   if (coop) job.kernel.body.push_back(std::move(coop_tiles));
   int64_t tile = (p.rows ? p.block_m : p.block_i) * p.block_r;
   int64_t warps = std::clamp<int64_t>(tile / (coop ? 1024 : 512), 1, 16);
-  if (!p.rows && p.persistent) warps = std::min(warps, kColumnWarps);
+  if (!p.rows && (p.persistent || coop)) warps = std::min(warps, kColumnWarps);
   job.launch.num_warps = arg_warps ? arg_warps : static_cast<int>(warps);
 }
 

@@ -16,7 +16,13 @@ Forms:
 Every form is checked against torch (a column of -inf must give NaN, as PyTorch's does). Timing is
 triton.testing.do_bench (L2 flushed before each call, one call between CUDA events), floor = bytes / 4.2 TB/s.
 
-    python3 tests/gpu/colsoftmax_experiment.py [--json OUT.jsonl] [--budget SECONDS] [--jobs N]
+    python3 tests/gpu/colsoftmax_experiment.py [--json OUT.jsonl] [--budget SECONDS] [--jobs N] [--sweep]
+
+--sweep measures, instead, where the cooperative form should start and end for fp32 (what tritonize emits: coop
+[128, 64] on 4 warps from 8 to 32 groups, R 897..4096; online [32, 64] on 4 warps otherwise) and what it costs for
+16-bit at the tile tritonize would use (docs/next/feat-coopcols.md): log_softmax over dim 1 of fp32 [M, R, 2048] for
+R from 384 to 8192 (M * R about 64000, so each shape moves about the same bytes), online against coop at 128 and
+256 rows per program, and bf16 [32, R, 4096] at R 1024 and 2048.
 
 Kernels are compiled first by N worker processes (Triton's disk cache), then timed one at a time.
 """
@@ -196,6 +202,27 @@ SHAPES = {
     "log_softmax_dim1_bf16": (32, 1024, 4096, torch.bfloat16, True),
     "act_log_softmax_module": (64, 1000, 2048, torch.float32, True),
 }
+SWEEP_R = [384, 512, 768, 1000, 2048, 4096, 8192]
+for _r in SWEEP_R:
+    SHAPES[f"fp32_r{_r}"] = (max(8, 64000 // _r), _r, 2048, torch.float32, True)
+for _r in [1024, 2048]:
+    SHAPES[f"bf16_r{_r}"] = (32, _r, 4096, torch.bfloat16, True)
+
+
+def sweep_cases():
+    out = []
+    for r in SWEEP_R:
+        out.append(dict(shape=f"fp32_r{r}", form="online", block_r=32, block_i=64, warps=4, per_sm=0))
+    for r in [1024, 2048]:
+        out.append(dict(shape=f"bf16_r{r}", form="online", block_r=32, block_i=128, warps=8, per_sm=0))
+    # last: a cooperative grid that does not fit would hang
+    for r in SWEEP_R:
+        out.append(dict(shape=f"fp32_r{r}", form="coop", chunk=128, block_i=64, warps=4))
+        out.append(dict(shape=f"fp32_r{r}", form="coop", chunk=256, block_i=32, warps=4))
+    for r in [1024, 2048]:
+        out.append(dict(shape=f"bf16_r{r}", form="coop", chunk=128, block_i=128, warps=4))
+        out.append(dict(shape=f"bf16_r{r}", form="coop", chunk=128, block_i=64, warps=4))
+    return out
 
 
 def cases():
@@ -305,9 +332,10 @@ def main():
     ap.add_argument("--budget", type=float, default=120.0, help="stop timing new cases after this many seconds")
     ap.add_argument("--jobs", type=int, default=12)
     ap.add_argument("--rep", type=int, default=100)
+    ap.add_argument("--sweep", action="store_true", help="where the cooperative form pays (fp32 R sweep, bf16)")
     args = ap.parse_args()
     start = time.time()
-    all_cases = cases()
+    all_cases = sweep_cases() if args.sweep else cases()
     # compile everything in parallel (the disk cache then serves the timing process)
     errors = {}
     if args.jobs > 1:
