@@ -74,12 +74,14 @@ const int64_t kOnlineMaxChunks = 1024;
 // stayed slower cooperatively (0.245 ms at best against 0.218 ms online): a program's registers bound the elements
 // it holds (fp32 once loaded), so 16-bit programs carry half the bytes over the same exchange, and the exchange
 // (store, atomic, wait, load of the partials) is paid per program; so only columns whose full-size tensors are
-// all 4-byte take this form. Only 8 groups were measured: from kCoopColumnMinGroups to kCoopColumnMaxGroups
-// groups (R from 897 to 4096) is this form; shorter and longer columns stay online until a measurement says
-// otherwise (docs/next/feat-coopcols.md).
+// all 4-byte take this form. The sweep of session 6 (colsoftmax_experiment.py --sweep, fp32 [M, R, 2048] with
+// M * R about 64000, fraction of the floor, coop [128, 64] or [256, 32] against online [32, 64]): R = 384 0.80 vs
+// 0.65, 512 0.88 vs 0.64, 768 0.83 vs 0.65, 1000 0.77 vs 0.64, 2048 0.76 vs 0.56, 4096 0.73 vs 0.63, 8192 0.68 vs
+// 0.51 (bf16 R = 1024 / 2048: online 0.58 / 0.60 against coop 0.43 / 0.40). So from kCoopColumnMinGroups to
+// kCoopColumnMaxGroups groups (R from 257 to 8192, every looped column measured) is this form.
 const int64_t kCoopColumnChunk = 128;
-const int64_t kCoopColumnMinGroups = 8;
-const int64_t kCoopColumnMaxGroups = 32;
+const int64_t kCoopColumnMinGroups = 3;
+const int64_t kCoopColumnMaxGroups = 64;
 
 TOp reduce_op(Op op) {
   switch (op) {
