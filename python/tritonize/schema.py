@@ -47,6 +47,7 @@ SCHEMA = {
     "sample": str,
     "ref": str,
     "gen": str,
+    "gen_sha256": _OPT_STR,
     "dtype": str,
     "device": _OPT_STR,
     "gpu": _OPT_INT,
@@ -88,7 +89,7 @@ def new_record(problem: str, group: str, level: int | None, sample: str, ref: st
 
     return {
         "schema": SCHEMA_VERSION, "problem": problem, "group": group, "level": level, "sample": sample,
-        "ref": ref, "gen": gen, "dtype": dtype, "device": None, "gpu": None,
+        "ref": ref, "gen": gen, "gen_sha256": None, "dtype": dtype, "device": None, "gpu": None,
         "status": "harness_error", "correct": False, "reasons": [], "stage": "start", "seconds": 0.0,
         "time": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"), "log": None,
         "error": None, "convert": None, "static": None, "correctness": None, "timing": None, "floor": None,

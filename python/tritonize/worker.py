@@ -12,6 +12,7 @@ it stopped. Errors are caught here only to be classified and recorded: this is t
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import sys
@@ -78,6 +79,9 @@ def run(record: dict, args: argparse.Namespace) -> None:
 
     path = args.record
     record["stage"] = "static"
+    # (which file was measured, byte for byte: scripts/stale_records.py reruns only problems whose file changed)
+    with open(record["gen"], "rb") as f:
+        record["gen_sha256"] = hashlib.sha256(f.read()).hexdigest()
     record["static"] = static_check.check_file(record["gen"]).to_json()
     log(f"static: {'ok' if record['static']['ok'] else [v['rule'] for v in record['static']['violations']]}")
     save(record, path)

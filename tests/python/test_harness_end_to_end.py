@@ -1,6 +1,7 @@
 """The whole path on the CPU: check and bench run real worker processes over generated files, with Triton's
 interpreter standing in for the GPU. (GPU-only parts, the memory poisoning, CUDA timing, side streams and
 illegal addresses, are covered by tests/gpu/run_hacks.sh.)"""
+import hashlib
 import json
 import os
 import shutil
@@ -45,6 +46,8 @@ def test_check_good_and_wrong(tmp_path):
     assert first["correctness"]["trials_passed"] == 5 and first["correctness"]["max_abs_diff"] < 1e-5
     assert second["correctness"]["trials_passed"] == 0 and second["correctness"]["max_abs_diff"] > 0.1
     assert second["timing"] is None
+    with open(os.path.join(DATA, "scaled_relu_good.py"), "rb") as f:  # (the measured file, for stale_records.py)
+        assert first["gen_sha256"] == hashlib.sha256(f.read()).hexdigest()
 
 
 def shrunk_hacks(tmp_path, names):
