@@ -520,8 +520,13 @@ void lower_reduction(KernelJob& job) {
   auto full_mask = [&]() { return b.band(ve.axis_mask[0], ve.axis_mask[1]); };
 
   // The value to reduce, with masked-off lanes set to the reduction's neutral element.
+  // A value that does not vary along the reduced dims (a broadcast input, a 1-element row) is a smaller tile,
+  // which a sum would count once: it is broadcast to the whole tile first.
   auto masked_input = [&](const Node* red) {
     const TExpr* v = ve.value(red->src[0], group_map(g, red->src[0]));
+    if (!ve.varies_along(red->src[0], group_map(g, red->src[0]), std::vector<int>(g.axes.begin(), g.axes.end()))) {
+      v = b.call("tl.broadcast_to", {v, b.var(p.rows ? "[BLOCK_M, BLOCK_R]" : "[BLOCK_R, BLOCK_I]")});
+    }
     if (const TExpr* m = full_mask()) v = b.op(TOp::Where, {m, v, neutral(b, red->op, red->src[0]->dtype)});
     return v;
   };

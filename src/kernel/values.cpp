@@ -227,6 +227,29 @@ const TExpr* ValueEmitter::value(const Node* n, const std::vector<int>& map) {
   return v;
 }
 
+bool ValueEmitter::varies_along(const Node* n, const std::vector<int>& map, const std::vector<int>& dims) const {
+  auto among = [&](int d) { return d >= 0 && std::find(dims.begin(), dims.end(), d) != dims.end(); };
+  const Node* root = view_root(n);
+  if (view_pad(n)) return true;  // (reads its index to decide inside or outside)
+  if (root->op == Op::Const) return false;
+  if (root->op == Op::Iota && n == root) return among(map[0]);
+  if (root->op != Op::Iota && (op_kind(root->op) == OpKind::Leaf || !in_group(root))) {
+    std::vector<int64_t> strides = access_strides(n, map);
+    return std::any_of(dims.begin(), dims.end(), [&](int d) { return strides[d] != 0; });
+  }
+  if (op_kind(n->op) == OpKind::View) {
+    std::vector<int> src_map;
+    return !view_source_map(n, map, src_map) || varies_along(n->src[0], src_map, dims);
+  }
+  if (op_kind(n->op) == OpKind::Reduce) return false;  // (a reduction's result is constant along what it reduces)
+  OpKind kind = op_kind(n->op);
+  if (kind != OpKind::Unary && kind != OpKind::Binary && kind != OpKind::Ternary) return true;
+  if (n->op == Op::Tri) return true;  // (compares its row and column indices)
+  return std::any_of(n->src.begin(), n->src.end(), [&](const Node* src) {
+    return varies_along(src, broadcast_map(src->shape, n->shape, map), dims);
+  });
+}
+
 const TExpr* ValueEmitter::compute(const Node* n, const std::vector<int>& map) {
   const Node* root = view_root(n);
   // A pad reads zero outside its source's range of indices.

@@ -44,6 +44,10 @@ class ValueEmitter {
   // Pass 2 (after the kind set index/axis/masks): emits statements computing `n` into `out`.
   const TExpr* value(const Node* n, const std::vector<int>& map);
   void store(const Node* n, const std::vector<int>& map, const TExpr* value);
+  // Whether `n` under `map` can take different values along any of the kernel dims `dims` (true when unsure).
+  // A value that cannot is a smaller tile than the kernel's (a broadcast input, a 1-element row): a reduction
+  // over those dims must broadcast it first.
+  bool varies_along(const Node* n, const std::vector<int>& map, const std::vector<int>& dims) const;
 
   std::vector<TStmt>* out = nullptr;
   std::vector<const TExpr*> index;       // per kernel dim (representatives only)
