@@ -4,10 +4,12 @@ python3 -m tritonize.worker --record FILE [options]
 
 The parent (runner.py) writes a record (schema.py) to FILE; the worker fills it in, saving it after every stage,
 and exits. With --gpu-lock (several workers sharing one GPU), the stages that measure (correctness and timing)
-hold an exclusive lock on that file, so only one worker at a time runs them; the stages before them (imports,
-static check, loading, a first call of ModelNew that compiles its kernels, and torch.compile's first call) run
-concurrently with another worker's measurements. If the worker hangs or dies, the parent still finds the stages that finished and `stage` says where
-it stopped. Errors are caught here only to be classified and recorded: this is the harness, not generated code.
+hold an exclusive lock on that file, so only one worker at a time runs them, and the stages that use the GPU
+before them (loading the models and inputs onto it, ModelNew's first call that compiles its kernels,
+torch.compile's first call with Inductor's compile processes) hold it shared: several workers prepare at once,
+never while one measures. A worker waiting to measure lets no new one start preparing (a turnstile), so
+measurements are not starved. Imports and the static check run meanwhile. If the worker hangs or dies, the
+parent still finds the stages that finished and `stage` says where it stopped. Errors are caught here only to be classified and recorded: this is the harness, not generated code.
 """
 from __future__ import annotations
 
@@ -97,26 +99,28 @@ def run(record: dict, args: argparse.Namespace) -> None:
     from . import protocol
     from .problem import load_module
 
-    record["stage"] = "load"
-    save(record, path)
-    try:
-        tag = f"{os.getpid()}"
-        ref_module = load_module(record["ref"], f"tritonize_ref_{tag}")
-        gen_module = load_module(record["gen"], f"tritonize_gen_{tag}")
-        dtype = protocol.TORCH_DTYPES[record["dtype"]]
-        ref_model, new_model = protocol.build_models(ref_module, gen_module, device, dtype, args.seed)
-    except Exception as e:
-        set_error(record, "load_error", _describe(e))
-        return
-    record["harness"]["triton"] = getattr(sys.modules.get("triton"), "__version__", None)
+    with gpu_lock(args.gpu_lock, log, shared=True):
+        record["stage"] = "load"
+        save(record, path)
+        try:
+            tag = f"{os.getpid()}"
+            ref_module = load_module(record["ref"], f"tritonize_ref_{tag}")
+            gen_module = load_module(record["gen"], f"tritonize_gen_{tag}")
+            dtype = protocol.TORCH_DTYPES[record["dtype"]]
+            ref_model, new_model = protocol.build_models(ref_module, gen_module, device, dtype, args.seed)
+        except Exception as e:
+            set_error(record, "load_error", _describe(e))
+            return
+        record["harness"]["triton"] = getattr(sys.modules.get("triton"), "__version__", None)
 
-    record["stage"] = "prepare"
-    save(record, path)
-    try:
-        compiled, compile_seconds, compile_error = prepare(ref_model, new_model, ref_module, device, record, args)
-    except Exception as e:
-        set_error(record, protocol.classify_exception(e), _describe(e))
-        return
+        record["stage"] = "prepare"
+        save(record, path)
+        try:
+            compiled, compile_seconds, compile_error = prepare(ref_model, new_model, ref_module, device, record,
+                                                               args)
+        except Exception as e:
+            set_error(record, protocol.classify_exception(e), _describe(e))
+            return
 
     with gpu_lock(args.gpu_lock, log):
         record["stage"] = "correctness"
@@ -167,10 +171,13 @@ def prepare(ref_model, new_model, ref_module, device, record: dict, args):
 
 
 class gpu_lock:
-    """An exclusive flock on `path` for the with-block; nothing when path is None."""
+    """A flock on `path` for the with-block: exclusive (measuring), or shared (preparing: several workers at once,
+    none while one measures); nothing when path is None. flock does not order its waiters, so both first pass a
+    turnstile (an exclusive flock on PATH.turnstile): a worker waiting for the exclusive lock holds the turnstile,
+    and no new worker starts preparing until it has measured."""
 
-    def __init__(self, path: str | None, log=lambda message: None):
-        self.path, self.log, self.file = path, log, None
+    def __init__(self, path: str | None, log=lambda message: None, shared: bool = False):
+        self.path, self.log, self.shared, self.file = path, log, shared, None
 
     def __enter__(self):
         if self.path:
@@ -178,9 +185,12 @@ class gpu_lock:
 
             start = time.perf_counter()
             os.makedirs(os.path.dirname(os.path.abspath(self.path)), exist_ok=True)
-            self.file = open(self.path, "a+")
-            fcntl.flock(self.file, fcntl.LOCK_EX)
-            self.log(f"gpu lock after {time.perf_counter() - start:.1f} s")
+            with open(self.path + ".turnstile", "a+") as turnstile:
+                fcntl.flock(turnstile, fcntl.LOCK_EX)
+                self.file = open(self.path, "a+")
+                fcntl.flock(self.file, fcntl.LOCK_SH if self.shared else fcntl.LOCK_EX)
+            # (closing the turnstile releases it)
+            self.log(f"gpu lock ({'shared' if self.shared else 'exclusive'}) after {time.perf_counter() - start:.1f} s")
         return self
 
     def __exit__(self, *exc):

@@ -69,13 +69,15 @@ CPU_HACKS = ["0_good_relu", "1_wrong_one_trial", "3_aliased_output", "4_try_exce
 def test_bench_catches_the_cpu_runnable_hacks_and_resumes(tmp_path):
     refs, gen = shrunk_hacks(tmp_path, CPU_HACKS)
     report = tmp_path / "report"
-    # two workers share the "GPU": their measured stages take turns through the lock file
+    # two workers share the "GPU": their measured stages take turns through the lock file, which their loading
+    # and first calls hold shared
     done = run_module("tritonize.bench", refs, "--gen-dir", gen, "--report", report, "--timeout", 300,
                       "--jobs-per-gpu", 2, *FAST)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "2 worker(s) each" in done.stderr
     logs = [open(report / "logs" / name).read() for name in os.listdir(report / "logs") if name.endswith(".log")]
-    assert len(logs) == 4 and all("gpu lock after" in text for text in logs)
+    assert len(logs) == 4 and all("gpu lock (shared) after" in text and "gpu lock (exclusive) after" in text
+                                  for text in logs)
     records = read_records(report / "results.jsonl")
     assert [schema.validate(r) for r in records] == [[]] * len(CPU_HACKS)
     expected = json.load(open(os.path.join(HACKS, "expected.json")))
