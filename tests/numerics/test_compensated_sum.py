@@ -33,7 +33,7 @@ def test_looped_sum_is_compensated(tmp_path):
     assert "comp" in gen.read_text(), "the 16384-term sum is expected to loop (and be compensated)"
     script = tmp_path / "run.py"
     script.write_text(SCRIPT)
-    out = subprocess.run([sys.executable, str(script), str(gen)], capture_output=True, text=True, timeout=300,
+    out = subprocess.run([sys.executable, str(script), str(gen)], capture_output=True, text=True, timeout=600,
                          env=dict(os.environ, TRITON_INTERPRET="1"), cwd=HERE)
     assert out.returncode == 0, out.stdout + out.stderr
     error = float(out.stdout.split("ERROR")[1])
