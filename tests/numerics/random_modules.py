@@ -147,7 +147,7 @@ class Generator:
         cands = [v for v in self.vars if pred(v)]
         if not cands:
             return None
-        if recent and self.rng.random() < 0.6:
+        if recent and self.rng.random() < 0.7:
             return cands[-1]
         return self.rng.choice(cands)
 
@@ -218,6 +218,9 @@ class Generator:
             (f"torch.rsqrt(torch.abs({a}) + 1)", False), (f"torch.reciprocal(torch.abs({a}) + 1)", False),
             (f"torch.sin({a})", False), (f"torch.erf({a})", False),
             (f"torch.maximum({a}, torch.zeros_like({a}))", v.exact),
+            (f"F.leaky_relu({a}, 0.1)", False), (f"F.elu({a})", False), (f"F.hardtanh({a})", v.exact),
+            (f"F.softplus({a})", False), (f"F.hardswish({a})", False), (f"F.mish({a})", False),
+            (f"F.relu6({a})", v.exact), (f"torch.clamp_min({a}, 0.2)", v.exact),
         ]
         expr, exact = r.choice(forms)
         return self.try_add(expr, exact=exact)
@@ -256,6 +259,7 @@ class Generator:
             c = self.rng.choice(exact_vars)
             t = round(r.uniform(-0.5, 0.5), 1)
             forms = [(f"torch.where({c.name} > {t}, {x}, {y})", False),
+                     (f"({c.name} > {t}).float() * {x}", False), (f"{x} * ({c.name} <= {t})", False),
                      (f"torch.where({c.name} < {t}, {x}, 0.0)", False),
                      (f"{x}.masked_fill({c.name} > {t}, 0.0)", False)]
         expr, exact = r.choice(forms)
@@ -423,6 +427,60 @@ class Generator:
             return None
         return self.try_add(f"torch.matmul({v.name}, {w.name}.transpose(-2, -1))")
 
+    def op_slice(self):
+        """Slices, narrow, select, flip and cat: views with offsets, negative strides and pads."""
+        r = self.rng
+        v = self.pick(lambda v: v.rank >= 1 and max(v.shape) >= 2)
+        if v is None:
+            return None
+        a, shape, rank = v.name, v.shape, v.rank
+        d = r.choice([i for i, s in enumerate(shape) if s >= 2])
+        n = shape[d]
+        c = r.random()
+        pre = ":, " * d
+        if c < 0.25:
+            lo = r.randint(0, n - 1)
+            hi = r.randint(lo + 1, n)
+            expr = f"{a}[{pre}{lo}:{hi}]"
+        elif c < 0.4:
+            lo = r.randint(0, n - 1)
+            expr = f"{a}.narrow({d}, {lo}, {r.randint(1, n - lo)})"
+        elif c < 0.5 and rank >= 2:
+            expr = r.choice([f"{a}.select({d}, {r.randrange(n)})", f"{a}[{pre}{r.randrange(n)}]"])
+        elif c < 0.65:
+            expr = r.choice([f"{a}.flip({d})", f"torch.flip({a}, dims=({d},))"])
+        elif c < 0.85:  # cat with a same-shaped var (or itself, transformed)
+            same = [w for w in self.vars if w.shape == shape and w.dtype == v.dtype]
+            w = r.choice(same)
+            fn = r.choice(["torch.cat", "torch.concat"])
+            expr = f"{fn}([{a}, {w.name}], dim={d})" if r.random() < 0.7 else f"{fn}([{a}, -{w.name}, {a}], dim={d})"
+        else:
+            same = [w for w in self.vars if w.shape == shape and w.dtype == v.dtype]
+            w = r.choice(same)
+            expr = f"torch.stack([{a}, {w.name}], dim={r.randint(0, rank)})"
+        return self.try_add(expr, exact=v.exact, lowp_step=False)
+
+    def op_scan(self):
+        r = self.rng
+        v = self.fp32(self.pick(lambda v: v.rank >= 1 and not v.lowp))
+        if v is None:
+            return None
+        d = r.randrange(v.rank)
+        if r.random() < 0.7:
+            return self.try_add(f"torch.cumsum({v.name}, dim={d})" if r.random() < 0.5 else f"{v.name}.cumsum({d})")
+        return self.try_add(f"torch.cumprod(torch.sigmoid({v.name}) + 0.5, dim={d})")
+
+    def op_arg(self):
+        """argmax/argmin of an exact value, used as a float (an index can only be compared exactly)."""
+        r = self.rng
+        v = self.pick(lambda v: v.exact and v.rank >= 1 and v.numel > 1 and not v.lowp)
+        if v is None:
+            return None
+        d = r.randrange(v.rank)
+        fn = r.choice(["argmax", "argmin"])
+        kd = ", keepdim=True" if r.random() < 0.5 else ""
+        return self.try_add(f"torch.{fn}({v.name}, dim={d}{kd}).float() * 0.25", exact=True)
+
     def op_cast(self):
         r = self.rng
         v = self.pick()
@@ -445,9 +503,10 @@ class Generator:
         r = self.rng
         self.make_inputs()
         ops = [(self.op_unary, 6), (self.op_binary, 6), (self.op_view, 6), (self.op_reduce, 5),
-               (self.op_param, 1), (self.op_matmul, 1), (self.op_matmul_vars, 0.5), (self.op_cast, 1.5)]
+               (self.op_param, 1), (self.op_matmul, 1), (self.op_matmul_vars, 0.5), (self.op_cast, 1.5),
+               (self.op_slice, 2), (self.op_scan, 0.5), (self.op_arg, 0.5)]
         fns, weights = zip(*ops)
-        steps = r.randint(3, 9)
+        steps = r.randint(3, 12)
         made = 0
         tries = 0
         while made < steps and tries < 60:
@@ -458,9 +517,19 @@ class Generator:
         if not computed:
             self.try_add(f"{self.vars[0].name} * 2.0")
             computed = [v for v in self.vars if v.name.startswith("t")]
-        outs = [computed[-1]]
-        if len(computed) > 2 and r.random() < 0.3:
-            outs.append(r.choice(computed[:-1]))
+        # every value nobody reads is an output (up to 3, the last statement always): nothing is dead code
+        used = set()
+        for line in self.lines:
+            used.update(re.findall(r"\bt\d+\b", line.split(" = ", 1)[1]))
+        leaves = [v for v in computed if v.name not in used]
+        outs = leaves[-3:] if computed[-1] in leaves[-3:] else leaves[-2:] + [computed[-1]]
+        if r.random() < 0.3:
+            outs = [computed[-1]]
+        if len(computed) > 2 and r.random() < 0.2:  # a final value that reads several earlier ones
+            partner = self.broadcast_partner(computed[-1])
+            w = self.try_add(f"{computed[-1].name} + {partner.name}")
+            if w is not None:
+                outs = [v for v in outs if v is not computed[-1]] + [w]
         has_lowp_io = any(dt in LOWP for _, _, dt in self.inputs) or any(v.lowp for v in outs)
         if self.uses_lowp_cast and not has_lowp_io:
             lowp_vars = [v for v in computed if v.lowp]

@@ -52,6 +52,10 @@ REGRESSIONS = {
                            "        self.fc = nn.Linear(1, 1)\n\n    def forward(self, x):\n"
                            "        return self.fc(x)\n\n\ndef get_inputs():\n    return [torch.randn(1)]\n" + FOOTER,
                            REDUCE_OPERAND_NOT_BROADCAST),
+    # a value recomputed in a kernel (inlined) and also read there through a flip or slice (from memory): the
+    # emitter took the flipped read for a recomputation too ("fusion let through an unmappable view")
+    "flip_and_direct": (one_input("(x * 2).flip(0) + x * 2", "torch.randn(17)"), None),
+    "two_slices": (one_input("torch.tanh(x)[1:] + torch.tanh(x)[:-1]", "torch.randn(17)"), None),
 }
 
 # Seeds that hit a known bug (a strict xfail: once the bug is fixed, take the seed off the list).
