@@ -22,13 +22,28 @@ int64_t next_pow2(int64_t v) {
   return p;
 }
 
+// The shape of x without `axes` (or with them as 1 when keepdim).
+Shape reduced_shape(const Node* x, const std::vector<int64_t>& axes, bool keepdim) {
+  Shape out;
+  for (int i = 0; i < x->rank(); ++i) {
+    if (std::find(axes.begin(), axes.end(), i) == axes.end()) out.push_back(x->shape[i]);
+    else if (keepdim) out.push_back(1);
+  }
+  return out;
+}
+
 // A reduction over non-adjacent axes runs as one reduction per run of adjacent axes, innermost first:
 // sum(x, {0, 2}) => sum(sum(x, {2}, keepdim), {0}, keepdim) [then reshape when !keepdim]
+// A floating sum/prod/max/min over axes that all have size 1 is its operand (no kernel reduces one element):
+// sum(x[.., 1, ..], {d}) => reshape(x)
 const Node* reduce_adjacent(Graph& g, Op op, const Node* x, const std::vector<int64_t>& axes, bool keepdim,
-                            SourceLoc loc) {
+                            SourceLoc loc, std::string str = "") {
+  bool unit = is_floating(x->dtype) && op != Op::ArgMax && op != Op::ArgMin;
+  for (auto a : axes) unit = unit && x->shape[a] == 1;
+  if (unit) return keepdim ? x : g.reshape(x, reduced_shape(x, axes, false), loc);
   bool adjacent = true;
   for (size_t i = 1; i < axes.size(); ++i) adjacent = adjacent && axes[i] == axes[i - 1] + 1;
-  if (adjacent) return g.reduce(op, x, axes, keepdim, loc);
+  if (adjacent) return g.reduce(op, x, axes, keepdim, loc, std::move(str));
   const Node* cur = x;
   size_t end = axes.size();
   while (end > 0) {
@@ -39,11 +54,7 @@ const Node* reduce_adjacent(Graph& g, Op op, const Node* x, const std::vector<in
     end = begin;
   }
   if (keepdim) return cur;
-  Shape out;
-  for (int i = 0; i < x->rank(); ++i) {
-    if (std::find(axes.begin(), axes.end(), i) == axes.end()) out.push_back(x->shape[i]);
-  }
-  return g.reshape(cur, out, loc);
+  return g.reshape(cur, reduced_shape(x, axes, false), loc);
 }
 
 // mean(x, axes) => sum(x, axes) * (1/n)
@@ -61,10 +72,10 @@ const Node* lower_mean(Graph& g, const Node* old, const Node* x) {
 const Node* lower_softmax(Graph& g, const Node* old, const Node* x, bool log) {
   const Node* xs = compute_type(g, x);
   std::vector<int64_t> axis = {old->attr.ints[0]};
-  const Node* m = g.reduce(Op::Max, xs, axis, true, old->loc);
+  const Node* m = reduce_adjacent(g, Op::Max, xs, axis, true, old->loc);
   const Node* z = g.binary(Op::Sub, xs, m, old->loc);
   const Node* e = g.unary(Op::Exp, z, old->loc);
-  const Node* s = g.reduce(Op::Sum, e, axis, true, old->loc);
+  const Node* s = reduce_adjacent(g, Op::Sum, e, axis, true, old->loc);
   const Node* r = log ? g.binary(Op::Sub, z, g.unary(Op::Log, s, old->loc), old->loc)
                       : g.binary(Op::Div, e, s, old->loc);
   return g.cast(r, old->dtype, old->loc);
@@ -291,14 +302,14 @@ const Node* lower_matvec(Graph& g, const Node* old, const Node* a, const Node* b
     for (int i = 0; i < rb; ++i) perm[i] = i;
     std::swap(perm[rb - 1], perm[rb - 2]);
     const Node* prod = g.binary(Op::Mul, a, g.permute(b, perm, old->loc), old->loc);
-    return g.reduce(Op::Sum, prod, {prod->rank() - 1}, true, old->loc, "dot");
+    return reduce_adjacent(g, Op::Sum, prod, {prod->rank() - 1}, true, old->loc, "dot");
   }
   (void)m;
   std::vector<int64_t> perm(ra);
   for (int i = 0; i < ra; ++i) perm[i] = i;
   std::swap(perm[ra - 1], perm[ra - 2]);
   const Node* prod = g.binary(Op::Mul, g.permute(a, perm, old->loc), b, old->loc);
-  return g.reduce(Op::Sum, prod, {prod->rank() - 2}, true, old->loc, "dot");
+  return reduce_adjacent(g, Op::Sum, prod, {prod->rank() - 2}, true, old->loc, "dot");
 }
 
 // Global pooling is a reduction over the pooled dims (the reduction kernel tiles it far better than windows):
