@@ -399,6 +399,15 @@ std::unique_ptr<Graph> decompose(const Graph& g) {
       case Op::Prod:
       case Op::Max:
       case Op::Min: return reduce_adjacent(out, old->op, src[0], old->attr.ints, old->keepdim(), old->loc);
+      case Op::ArgMax:
+      case Op::ArgMin: {
+        // argmax(x[.., 1, ..], {d}) => int64(x < x), reshaped: index 0 (NaN included), no reduction kernel
+        bool unit = true;
+        for (auto a : old->attr.ints) unit = unit && src[0]->shape[a] == 1;
+        if (!unit) return rebuild(out, old, src);
+        const Node* zero = out.cast(out.binary(Op::Lt, src[0], src[0], old->loc), DType::Int64, old->loc);
+        return old->shape == zero->shape ? zero : out.reshape(zero, old->shape, old->loc);
+      }
       case Op::Matmul: {
         int64_t m = old->shape[old->rank() - 2], n = old->shape.back();
         if (m == 1 || n == 1) return lower_matvec(out, old, src[0], src[1]);

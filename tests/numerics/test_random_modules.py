@@ -52,6 +52,7 @@ REGRESSIONS = {
                                   "torch.randn(1)"), None),
     "sum_unit_dims": (one_input("x.sum(dim=(0, 2)) + x.amin(1).prod(0) + F.log_softmax(x, 2).squeeze(2)",
                                 "torch.randn(1, 3, 1)"), None),
+    "argmax_unit_dim": (one_input("torch.max(x, dim=0)[1] + torch.argmin(x.view(1, 1), dim=1)", "torch.randn(1)"), None),
     "linear_one_feature": (HEADER + "class Model(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
                            "        self.fc = nn.Linear(1, 1)\n\n    def forward(self, x):\n"
                            "        return self.fc(x)\n\n\ndef get_inputs():\n    return [torch.randn(1)]\n" + FOOTER,
