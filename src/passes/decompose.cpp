@@ -44,7 +44,10 @@ const Node* reduce_adjacent(Graph& g, Op op, const Node* x, const std::vector<in
   bool adjacent = true;
   for (size_t i = 1; i < axes.size(); ++i) adjacent = adjacent && axes[i] == axes[i - 1] + 1;
   if (adjacent) return g.reduce(op, x, axes, keepdim, loc, std::move(str));
-  const Node* cur = x;
+  // A 16-bit sum or product accumulates in float32 across the runs and rounds once, as eager does:
+  // sum(x_bf16, {0, 2}) => bf16(sum(sum(float(x), {2}, keepdim), {0}, keepdim))
+  bool widen = is_half(x->dtype) && (op == Op::Sum || op == Op::Prod);
+  const Node* cur = widen ? g.cast(x, DType::Float32, loc) : x;
   size_t end = axes.size();
   while (end > 0) {
     size_t begin = end - 1;
@@ -53,6 +56,7 @@ const Node* reduce_adjacent(Graph& g, Op op, const Node* x, const std::vector<in
     cur = g.reduce(op, cur, run, true, loc);
     end = begin;
   }
+  if (widen) cur = g.cast(cur, x->dtype, loc);
   if (keepdim) return cur;
   return g.reshape(cur, reduced_shape(x, axes, false), loc);
 }
