@@ -36,10 +36,15 @@ MAX_NUMEL = 6144
 SIZES = [1, 1, 2, 3, 3, 4, 5, 7, 7, 8, 16, 17, 17, 33]
 LOWP = ("torch.float16", "torch.bfloat16")
 EVAL_DRAWS = 3
+# One seed in BIG_EVERY starts from one of these: rows long enough to loop (> 16384), columns of 257+ rows (the
+# cooperative column blocks), still quick for the interpreter.
+BIG_SHAPES = [[2, 16411], [16411], [300, 64], [3, 257, 33], [20000, 1], [1, 17000], [2, 130, 129]]
+BIG_EVERY = 12
+BIG_NUMEL = 40000
 
 # A clean rejection: `file:line:col: error: ...`, and nothing that says it is the compiler's own bug.
 CLEAN_ERROR = re.compile(r"^\S+:\d+:\d+: error: (.*)$", re.MULTILINE)
-INTERNAL = re.compile(r"internal error|assert|bug|terminate|Segmentation|Aborted", re.IGNORECASE)
+INTERNAL = re.compile(r"internal error|terminate called|Segmentation fault|Aborted")
 
 
 class Var:
@@ -88,6 +93,7 @@ class Generator:
         self.vars = []
         self.n = 0
         self.uses_lowp_cast = False
+        self.max_numel = MAX_NUMEL
 
     # ------------------------------------------------------------------------------------------- helpers
     def size_name(self, v):
@@ -127,7 +133,7 @@ class Generator:
                 return None
             if not isinstance(value, torch.Tensor) or not value.is_floating_point():
                 return None
-            if value.numel() == 0 or value.numel() > MAX_NUMEL or value.dim() > 5:
+            if value.numel() == 0 or value.numel() > self.max_numel or value.dim() > 5:
                 return None
             if value.dtype == torch.float64:
                 return None
@@ -173,6 +179,9 @@ class Generator:
         self.param_values = [{} for _ in range(EVAL_DRAWS)]
         rank = r.choice([1, 2, 2, 3, 3, 3, 4, 4])
         base = self.random_shape(rank)
+        if r.randrange(BIG_EVERY) == 0:
+            base = list(r.choice(BIG_SHAPES))
+            self.max_numel = BIG_NUMEL
         n_inputs = r.choice([1, 1, 2, 2, 3])
         shapes = [base]
         for _ in range(n_inputs - 1):
@@ -247,7 +256,7 @@ class Generator:
             n = 1
             for s in shape:
                 n *= s
-            if n <= MAX_NUMEL:
+            if n <= self.max_numel:
                 cands.append(w)
         others = [w for w in cands if w is not v]
         return self.rng.choice(others) if others and self.rng.random() < 0.85 else v
@@ -681,6 +690,9 @@ def bulk(seeds, jobs, out_dir, tritonize, batch=40):
     print(f"{len(seeds)} seeds: {len(ok)} converted, {sum(rejected.values())} rejected, {len(failures)} failed")
     for key, n in rejected.most_common():
         print(f"  rejected x{n}: {key}")
+    kinds = collections.Counter(rejection_key(m.splitlines()[0]) for m in failures.values() if m)
+    for key, n in kinds.most_common():
+        print(f"  failed x{n}: {key}")
     for s, m in sorted(failures.items()):
         print(f"--- seed {s}: {m.splitlines()[0] if m else ''}")
     (out_dir / "failures.json").write_text(json.dumps(failures, indent=1))
