@@ -53,7 +53,9 @@ const Node* reduce_adjacent(Graph& g, Op op, const Node* x, const std::vector<in
     size_t begin = end - 1;
     while (begin > 0 && axes[begin - 1] + 1 == axes[begin]) --begin;
     std::vector<int64_t> run(axes.begin() + begin, axes.begin() + end);
-    cur = g.reduce(op, cur, run, true, loc);
+    bool unit_run = true;  // a run over dims of size 1 only reduces nothing (as above)
+    for (auto a : run) unit_run = unit_run && x->shape[a] == 1;
+    if (!unit_run) cur = g.reduce(op, cur, run, true, loc);
     end = begin;
   }
   if (widen) cur = g.cast(cur, x->dtype, loc);
