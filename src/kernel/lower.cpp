@@ -47,6 +47,17 @@ std::vector<int64_t> operand_strides(const Node* operand, size_t rank) {
   return aligned;
 }
 
+const TExpr* operand_base(TileBuilder& b, const std::string& ptr, const Node* operand) {
+  std::vector<int64_t> strides;
+  int64_t offset = 0;
+  TZ_ASSERT(view_layout(operand, strides, offset), "kernel operand is not a strided view");
+  TZ_ASSERT(operand->op != Op::Pad, "a padded kernel operand (it needs a masked load)");
+  const TExpr* base = b.var(ptr);
+  if (offset > 0) return b.add(base, b.i(offset));
+  if (offset < 0) return b.op(TOp::Sub, {base, b.i(-offset)});
+  return base;
+}
+
 int64_t batch_offsets(TileBuilder& b, std::vector<TStmt>& body, ValueEmitter& ve, const Shape& space,
                    const std::vector<const std::vector<int64_t>*>& strides, std::vector<const TExpr*>& bases) {
   int rank = static_cast<int>(space.size());

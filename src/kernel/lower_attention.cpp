@@ -115,8 +115,8 @@ void lower_attention(KernelJob& job) {
       assign("pid_m", causal ? b.op(TOp::Sub, {b.i(m_blocks - 1), b.program_id(0)}) : b.program_id(0));
   std::vector<int64_t> sq = operand_strides(q, rank), sk = operand_strides(kt, rank), sv = operand_strides(v, rank);
   std::vector<int64_t> sm = mask_in_memory ? operand_strides(mask, rank) : std::vector<int64_t>(rank, 0);
-  std::vector<const TExpr*> bases = {b.var(q_ptr), b.var(k_ptr), b.var(v_ptr),
-                                     mask_in_memory ? b.var(m_ptr) : nullptr};
+  std::vector<const TExpr*> bases = {operand_base(b, q_ptr, q), operand_base(b, k_ptr, kt), operand_base(b, v_ptr, v),
+                                     mask_in_memory ? operand_base(b, m_ptr, mask) : nullptr};
   int64_t batch = batch_offsets(b, body, ve, g.space, {&sq, &sk, &sv, &sm}, bases);
   const TExpr* q_base = bases[0];
   const TExpr* k_base = bases[1];

@@ -126,7 +126,7 @@ void lower_unfolded_transposed(KernelJob& job) {
   if (pid_j) col = b.add(b.mul(pid_j, BJ), col);
   col = assign(body, "j", col);
   std::vector<const TExpr*> ridx = split_rows(body, rrow, "");
-  const TExpr* x_base = b.var(x_ptr);
+  const TExpr* x_base = operand_base(b, x_ptr, x);
   if (grp) x_base = b.add(x_base, b.mul(grp, b.i(cig * sx[1])));
   const TExpr* x_off = nullptr;
   auto sum = [&](const TExpr* acc, const TExpr* term) { return acc ? b.add(acc, term) : term; };
@@ -148,7 +148,7 @@ void lower_unfolded_transposed(KernelJob& job) {
     run *= ksize[d];
   }
   const TExpr* rn = assign(body, "rn", b.arange(b.mul(BCO, b.i(kvol))));
-  const TExpr* w_base = b.var(w_ptr);
+  const TExpr* w_base = operand_base(b, w_ptr, w);
   if (grp) w_base = b.add(w_base, b.mul(grp, b.i(cig * sw[0])));
   const TExpr* w_off = nullptr;
   if (flat) {
@@ -408,11 +408,11 @@ void lower_conv(KernelJob& job) {
     inner *= psize[d];
   }
 
-  const TExpr* x_base = b.var(x_ptr);
+  const TExpr* x_base = operand_base(b, x_ptr, x);
   if (nb && sx[0]) x_base = b.add(x_base, scaled(nb, sx[0]));
   if (grp) x_base = b.add(x_base, b.mul(grp, b.i(cig * sx[1])));
   x_base = assign(body, "x_base", x_base);
-  const TExpr* w_base = b.var(w_ptr);
+  const TExpr* w_base = operand_base(b, w_ptr, w);
   if (grp) w_base = b.add(w_base, b.mul(grp, b.i(transposed ? cig * sw_ci : cog * sw_co)));
   w_base = assign(body, "w_base", b.add(w_base, scaled(cw, sw_co)));
   if (use_dot) assign(body, "rk", b.arange(BK));

@@ -34,6 +34,8 @@ int64_t next_pow2(int64_t v);
 // Per-dim strides of an operand (a strided view of a tensor in memory), aligned right to `rank` dims; size-1 and
 // missing dims read with stride 0.
 std::vector<int64_t> operand_strides(const Node* operand, size_t rank);
+// `ptr` moved to an operand's first element: a slice or flip of a tensor in memory starts at an element offset.
+const TExpr* operand_base(TileBuilder& b, const std::string& ptr, const Node* operand);
 // The dim map of `n` in its group (identity on the space; kept dims for reduced values).
 std::vector<int> group_map(const Group& g, const Node* n);
 // The batch dims of a matmul or attention kernel (all but the last two of `space`), enumerated by grid axis 1:

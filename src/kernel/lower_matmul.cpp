@@ -74,7 +74,7 @@ void lower_matmul(KernelJob& job) {
   int64_t sam = sa[rank - 2], sak = sa[rank - 1], sbk = sb[rank - 2], sbn = sb[rank - 1];
 
   // Batch offsets: grid axis 1 enumerates the output's batch dims.
-  std::vector<const TExpr*> bases = {b.var(a_ptr), b.var(b_ptr)};
+  std::vector<const TExpr*> bases = {operand_base(b, a_ptr, a), operand_base(b, b_ptr, bm)};
   int64_t batch = batch_offsets(b, body, ve, g.space, {&sa, &sb}, bases);
   const TExpr* a_base = bases[0];
   const TExpr* b_base = bases[1];

@@ -247,7 +247,7 @@ void lower_window(KernelJob& job) {
 
   ve.on_window = [&](const Node*) -> const TExpr* {
     const std::vector<int64_t>& st = src_strides;
-    const TExpr* x_ptr = b.var(job.buffers.pointer(view_root(src)));
+    const TExpr* x_ptr = operand_base(b, job.buffers.pointer(view_root(src)), src);
     // Base offset of the output's (n, c) plane: the kept dims, by the input's strides.
     const TExpr* base = nullptr;
     for (int d = 0; d < lead; ++d) {

@@ -45,6 +45,20 @@ bool ValueEmitter::in_group(const Node* n) const {
   return s_.group_of[n->id] == g_.id || std::find(g_.inlined.begin(), g_.inlined.end(), n) != g_.inlined.end();
 }
 
+// A value that the kernel recomputes (inlined) but also reads through a flip, slice or pad (views that move
+// indices, so no per-dim recomputation exists) is read there from memory: fusion materialized it for that
+// read (fuse.cpp, read_from_memory), e.g. `y.flip(0) + y` with y = x * 2 recomputed for the second operand.
+bool ValueEmitter::reads_memory(const Node* n) const {
+  const Node* root = view_root(n);
+  if (op_kind(root->op) == OpKind::Leaf || !in_group(root)) return true;
+  if (s_.group_of[root->id] == g_.id) return false;
+  for (const Node* v = n; v != root; v = v->src[0]) {
+    std::vector<int> map(v->shape.size(), -1), src_map;
+    if (!view_source_map(v, map, src_map)) return true;
+  }
+  return false;
+}
+
 std::string ValueEmitter::key(const Node* n, const std::vector<int>& map) const {
   std::string k = std::to_string(n->id) + ":";
   for (int m : map) k += std::to_string(m) + ",";
@@ -91,7 +105,7 @@ void ValueEmitter::collect(const Node* n, const std::vector<int>& map) {
     TZ_ASSERT(map[pad->dim] >= 0, "a padded dim broadcast in its kernel");
     pinned_[map[pad->dim]] = 1;
   }
-  if (!in_group(root) || op_kind(root->op) == OpKind::Leaf) {
+  if (reads_memory(n)) {
     if (root->op != Op::Const) accesses_.push_back(access_strides(n, map));
     return;
   }
@@ -214,7 +228,7 @@ const TExpr* ValueEmitter::value(const Node* n, const std::vector<int>& map) {
     const Node* root = view_root(n);
     if (root->op == Op::Const) {
       name = fresh("fill");  // a padded constant: the constant inside its range, zero outside
-    } else if (op_kind(root->op) == OpKind::Leaf || !in_group(root)) {
+    } else if (reads_memory(n)) {
       name = buffers_.pointer(root);
       name = fresh(name.substr(0, name.size() - 4));  // "x_ptr" -> "x"
     } else {
@@ -278,7 +292,7 @@ const TExpr* ValueEmitter::compute(const Node* n, const std::vector<int>& map) {
     TZ_ASSERT(rep_[d] == d && index[d] != nullptr, "iota along a merged kernel dim");
     return index[d];
   }
-  if (op_kind(root->op) == OpKind::Leaf || !in_group(root)) {
+  if (reads_memory(n)) {
     std::vector<int64_t> strides = access_strides(n, map);
     const TExpr* ptr = b_.var(buffers_.pointer(root));
     const TExpr* off = offset(strides);

@@ -82,6 +82,8 @@ class ValueEmitter {
   const TExpr* pointwise(const Node* n, std::vector<const TExpr*> a);
   const TExpr* dim_index(int d);  // the index of kernel dim d alone (d may be merged into a longer run)
   bool in_group(const Node* n) const;
+  // Is `n` (a value or a view of one) loaded from memory rather than computed in this kernel?
+  bool reads_memory(const Node* n) const;
   std::string key(const Node* n, const std::vector<int>& map) const;
 
   TileBuilder& b_;

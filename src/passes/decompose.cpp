@@ -22,28 +22,45 @@ int64_t next_pow2(int64_t v) {
   return p;
 }
 
+// The shape of x without `axes` (or with them as 1 when keepdim).
+Shape reduced_shape(const Node* x, const std::vector<int64_t>& axes, bool keepdim) {
+  Shape out;
+  for (int i = 0; i < x->rank(); ++i) {
+    if (std::find(axes.begin(), axes.end(), i) == axes.end()) out.push_back(x->shape[i]);
+    else if (keepdim) out.push_back(1);
+  }
+  return out;
+}
+
 // A reduction over non-adjacent axes runs as one reduction per run of adjacent axes, innermost first:
 // sum(x, {0, 2}) => sum(sum(x, {2}, keepdim), {0}, keepdim) [then reshape when !keepdim]
+// A floating sum/prod/max/min over axes that all have size 1 is its operand (no kernel reduces one element):
+// sum(x[.., 1, ..], {d}) => reshape(x)
 const Node* reduce_adjacent(Graph& g, Op op, const Node* x, const std::vector<int64_t>& axes, bool keepdim,
-                            SourceLoc loc) {
+                            SourceLoc loc, std::string str = "") {
+  bool unit = is_floating(x->dtype) && op != Op::ArgMax && op != Op::ArgMin;
+  for (auto a : axes) unit = unit && x->shape[a] == 1;
+  if (unit) return keepdim ? x : g.reshape(x, reduced_shape(x, axes, false), loc);
   bool adjacent = true;
   for (size_t i = 1; i < axes.size(); ++i) adjacent = adjacent && axes[i] == axes[i - 1] + 1;
-  if (adjacent) return g.reduce(op, x, axes, keepdim, loc);
-  const Node* cur = x;
+  if (adjacent) return g.reduce(op, x, axes, keepdim, loc, std::move(str));
+  // A 16-bit sum or product accumulates in float32 across the runs and rounds once, as eager does:
+  // sum(x_bf16, {0, 2}) => bf16(sum(sum(float(x), {2}, keepdim), {0}, keepdim))
+  bool widen = is_half(x->dtype) && (op == Op::Sum || op == Op::Prod);
+  const Node* cur = widen ? g.cast(x, DType::Float32, loc) : x;
   size_t end = axes.size();
   while (end > 0) {
     size_t begin = end - 1;
     while (begin > 0 && axes[begin - 1] + 1 == axes[begin]) --begin;
     std::vector<int64_t> run(axes.begin() + begin, axes.begin() + end);
-    cur = g.reduce(op, cur, run, true, loc);
+    bool unit_run = true;  // a run over dims of size 1 only reduces nothing (as above)
+    for (auto a : run) unit_run = unit_run && x->shape[a] == 1;
+    if (!unit_run) cur = g.reduce(op, cur, run, true, loc);
     end = begin;
   }
+  if (widen) cur = g.cast(cur, x->dtype, loc);
   if (keepdim) return cur;
-  Shape out;
-  for (int i = 0; i < x->rank(); ++i) {
-    if (std::find(axes.begin(), axes.end(), i) == axes.end()) out.push_back(x->shape[i]);
-  }
-  return g.reshape(cur, out, loc);
+  return g.reshape(cur, reduced_shape(x, axes, false), loc);
 }
 
 // mean(x, axes) => sum(x, axes) * (1/n)
@@ -61,10 +78,10 @@ const Node* lower_mean(Graph& g, const Node* old, const Node* x) {
 const Node* lower_softmax(Graph& g, const Node* old, const Node* x, bool log) {
   const Node* xs = compute_type(g, x);
   std::vector<int64_t> axis = {old->attr.ints[0]};
-  const Node* m = g.reduce(Op::Max, xs, axis, true, old->loc);
+  const Node* m = reduce_adjacent(g, Op::Max, xs, axis, true, old->loc);
   const Node* z = g.binary(Op::Sub, xs, m, old->loc);
   const Node* e = g.unary(Op::Exp, z, old->loc);
-  const Node* s = g.reduce(Op::Sum, e, axis, true, old->loc);
+  const Node* s = reduce_adjacent(g, Op::Sum, e, axis, true, old->loc);
   const Node* r = log ? g.binary(Op::Sub, z, g.unary(Op::Log, s, old->loc), old->loc)
                       : g.binary(Op::Div, e, s, old->loc);
   return g.cast(r, old->dtype, old->loc);
@@ -291,14 +308,14 @@ const Node* lower_matvec(Graph& g, const Node* old, const Node* a, const Node* b
     for (int i = 0; i < rb; ++i) perm[i] = i;
     std::swap(perm[rb - 1], perm[rb - 2]);
     const Node* prod = g.binary(Op::Mul, a, g.permute(b, perm, old->loc), old->loc);
-    return g.reduce(Op::Sum, prod, {prod->rank() - 1}, true, old->loc, "dot");
+    return reduce_adjacent(g, Op::Sum, prod, {prod->rank() - 1}, true, old->loc, "dot");
   }
   (void)m;
   std::vector<int64_t> perm(ra);
   for (int i = 0; i < ra; ++i) perm[i] = i;
   std::swap(perm[ra - 1], perm[ra - 2]);
   const Node* prod = g.binary(Op::Mul, g.permute(a, perm, old->loc), b, old->loc);
-  return g.reduce(Op::Sum, prod, {prod->rank() - 2}, true, old->loc, "dot");
+  return reduce_adjacent(g, Op::Sum, prod, {prod->rank() - 2}, true, old->loc, "dot");
 }
 
 // Global pooling is a reduction over the pooled dims (the reduction kernel tiles it far better than windows):
@@ -388,6 +405,15 @@ std::unique_ptr<Graph> decompose(const Graph& g) {
       case Op::Prod:
       case Op::Max:
       case Op::Min: return reduce_adjacent(out, old->op, src[0], old->attr.ints, old->keepdim(), old->loc);
+      case Op::ArgMax:
+      case Op::ArgMin: {
+        // argmax(x[.., 1, ..], {d}) => int64(x < x), reshaped: index 0 (NaN included), no reduction kernel
+        bool unit = true;
+        for (auto a : old->attr.ints) unit = unit && src[0]->shape[a] == 1;
+        if (!unit) return rebuild(out, old, src);
+        const Node* zero = out.cast(out.binary(Op::Lt, src[0], src[0], old->loc), DType::Int64, old->loc);
+        return old->shape == zero->shape ? zero : out.reshape(zero, old->shape, old->loc);
+      }
       case Op::Matmul: {
         int64_t m = old->shape[old->rank() - 2], n = old->shape.back();
         if (m == 1 || n == 1) return lower_matvec(out, old, src[0], src[1]);

@@ -1,0 +1,728 @@
+"""Seeded random nn.Module sources for differential testing (test_random_modules.py), and a bulk runner.
+
+generate(seed) writes a KernelBench-format problem (module-level sizes, class Model, get_inputs,
+get_init_inputs) from the operators tritonize supports: pointwise chains, broadcasting between operands of
+different rank, views before and after reductions, reductions over random dims, softmax/log_softmax, matmul and
+linear layers, fp32/fp16/bf16 casts, odd sizes, permuted (non-contiguous) inputs. Every statement is run in
+eager PyTorch while it is generated, on a few input draws, and kept only when it is valid and its values stay in
+a safe range, so that a mismatch against the generated kernels is a bug, not rounding noise:
+
+- values stay within +-VALUE_LIMIT (12 in 16-bit tensors), no NaN or inf: logs and square roots of |v| + 1,
+  divisions by |v| + 1;
+- comparisons (where) only test exact values (inputs and what neg/abs/relu/max/min/views make of them), so that
+  an ulp of difference never flips a branch;
+- a 16-bit value that an operation rounded is only viewed, cast or returned, never computed with again
+  (tritonize computes in fp32 inside a kernel and rounds at explicit casts and stores only, eager rounds after
+  every operation: by design, docs/ARCHITECTURE.md; more arithmetic could amplify that half-ulp);
+- square roots of |v| + 0.05 (near 0 the root amplifies a last-bit difference past 1e-4);
+- a module that casts to 16-bit has a 16-bit input or output, so the protocol compares it with 1e-2.
+
+Bulk runs, outside CI (convert all, then the protocol in-process, a batch per subprocess):
+
+    .venv/bin/python tests/numerics/random_modules.py 0:2000 [--jobs 2] [--out /tmp/rand]
+    .venv/bin/python tests/numerics/random_modules.py --show SEED       # print one seed's source
+"""
+
+import random
+import re
+import subprocess
+import sys
+import types
+from pathlib import Path
+
+VALUE_LIMIT = 60.0
+LOWP_LIMIT = 12.0
+MAX_NUMEL = 6144
+SIZES = [1, 1, 2, 3, 3, 4, 5, 7, 7, 8, 16, 17, 17, 33]
+LOWP = ("torch.float16", "torch.bfloat16")
+EVAL_DRAWS = 3
+# One seed in BIG_EVERY starts from one of these: rows long enough to loop (> 16384), columns of 257+ rows (the
+# cooperative column blocks), still quick for the interpreter.
+BIG_SHAPES = [[2, 16411], [16411], [300, 64], [3, 257, 33], [20000, 1], [1, 17000], [2, 130, 129]]
+BIG_EVERY = 12
+BIG_NUMEL = 40000
+
+# A clean rejection: `file:line:col: error: ...`, and nothing that says it is the compiler's own bug.
+CLEAN_ERROR = re.compile(r"^\S+:\d+:\d+: error: (.*)$", re.MULTILINE)
+INTERNAL = re.compile(r"internal error|terminate called|Segmentation fault|Aborted")
+
+
+class Var:
+    def __init__(self, name, value_samples, exact, lowp_ops):
+        self.name = name
+        self.samples = value_samples  # one tensor per eval draw
+        self.exact = exact  # bit-identical in any correct implementation (for comparisons)
+        self.lowp_ops = lowp_ops  # rounded 16-bit operations since the last exact 16-bit value
+        # A 16-bit value that an operation rounded: eager rounds it, tritonize keeps fp32 inside a kernel (it
+        # rounds at explicit casts and stores only), so it may only be viewed, cast and returned: any further
+        # arithmetic (a cancelling subtraction, an exp) could amplify that half-ulp past the tolerance.
+        self.terminal = False
+
+    @property
+    def shape(self):
+        return tuple(self.samples[0].shape)
+
+    @property
+    def dtype(self):
+        return self.samples[0].dtype
+
+    @property
+    def rank(self):
+        return len(self.shape)
+
+    @property
+    def numel(self):
+        return self.samples[0].numel()
+
+    @property
+    def lowp(self):
+        import torch
+        return self.dtype in (torch.float16, torch.bfloat16)
+
+
+class Generator:
+    def __init__(self, seed):
+        import torch
+        self.torch = torch
+        self.rng = random.Random(seed)
+        self.seed = seed
+        self.sizes = {}  # value -> module-level name
+        self.inputs = []  # (name, shape, dtype expression)
+        self.params = []  # (__init__ line, name)
+        self.lines = []  # forward statements
+        self.vars = []
+        self.n = 0
+        self.uses_lowp_cast = False
+        self.max_numel = MAX_NUMEL
+
+    # ------------------------------------------------------------------------------------------- helpers
+    def size_name(self, v):
+        if v not in self.sizes:
+            self.sizes[v] = f"d{len(self.sizes)}"
+        return self.sizes[v]
+
+    def shape_expr(self, shape):
+        return ", ".join(self.size_name(s) for s in shape)
+
+    def random_shape(self, rank, limit=MAX_NUMEL // 2):
+        r = self.rng
+        while True:
+            shape = [r.choice(SIZES) for _ in range(rank)]
+            n = 1
+            for s in shape:
+                n *= s
+            if n <= limit and (n >= 8 or rank <= 1 or r.random() < 0.2):
+                return shape
+
+    def env(self, draw):
+        env = {"torch": self.torch, "F": self.torch.nn.functional}
+        for v in self.vars:
+            env[v.name] = v.samples[draw]
+        env["self"] = types.SimpleNamespace(**self.param_values[draw])
+        return env
+
+    def try_add(self, expr, exact=False, lowp_step=True):
+        """Evaluates `expr` on every draw; adds `tK = expr` when it is valid and safe. Returns the Var or None."""
+        torch = self.torch
+        samples = []
+        for d in range(EVAL_DRAWS):
+            try:
+                with torch.no_grad():
+                    value = eval(expr, self.env(d))
+            except Exception:
+                return None
+            if not isinstance(value, torch.Tensor) or not value.is_floating_point():
+                return None
+            if value.numel() == 0 or value.numel() > self.max_numel or value.dim() > 5:
+                return None
+            if value.dtype == torch.float64:
+                return None
+            v = value.float()
+            if not torch.isfinite(v).all():
+                return None
+            limit = LOWP_LIMIT if value.dtype in (torch.float16, torch.bfloat16) else VALUE_LIMIT
+            if v.abs().max().item() > limit:
+                return None
+            samples.append(value)
+        name = f"t{self.n}"
+        self.n += 1
+        lowp_ops = 0
+        if samples[0].dtype in (torch.float16, torch.bfloat16):
+            used = [v for v in self.vars if re.search(rf"\b{v.name}\b", expr)]
+            lowp_ops = max([v.lowp_ops for v in used if v.lowp] + [0]) + (1 if lowp_step else 0)
+        var = Var(name, samples, exact, lowp_ops)
+        used = [v for v in self.vars if re.search(rf"\b{v.name}\b", expr)]
+        var.terminal = any(v.terminal for v in used) or (var.lowp and lowp_ops > 0)
+        self.lines.append(f"{name} = {expr}")
+        self.vars.append(var)
+        return var
+
+    def pick(self, pred=lambda v: True, recent=True, terminal=False):
+        cands = [v for v in self.vars if pred(v) and (terminal or not v.terminal)]
+        if not cands:
+            return None
+        if recent and self.rng.random() < 0.7:
+            return cands[-1]
+        return self.rng.choice(cands)
+
+    def fp32(self, v):
+        """v itself, or v cast to fp32 when it has had its share of rounded 16-bit operations."""
+        if v is not None and v.lowp and v.lowp_ops >= 2:
+            w = self.try_add(f"{v.name}.float()", exact=v.exact)
+            return w or v
+        return v
+
+    # ------------------------------------------------------------------------------------------ inputs
+    def make_inputs(self):
+        r = self.rng
+        torch = self.torch
+        self.param_values = [{} for _ in range(EVAL_DRAWS)]
+        rank = r.choice([1, 2, 2, 3, 3, 3, 4, 4])
+        base = self.random_shape(rank)
+        if r.randrange(BIG_EVERY) == 0:
+            base = list(r.choice(BIG_SHAPES))
+            self.max_numel = BIG_NUMEL
+        n_inputs = r.choice([1, 1, 2, 2, 3])
+        shapes = [base]
+        for _ in range(n_inputs - 1):
+            kind = r.random()
+            if kind < 0.35:  # same shape
+                shapes.append(list(base))
+            elif kind < 0.8:  # a suffix, some dims 1 (broadcasts against the base)
+                k = r.randint(1, len(base))
+                suffix = [s if r.random() < 0.6 else 1 for s in base[len(base) - k:]]
+                if r.random() < 0.3:
+                    suffix = [1] * r.randint(0, 1) + suffix
+                shapes.append(suffix)
+            else:  # unrelated
+                shapes.append(self.random_shape(r.choice([1, 2, 3])))
+        draws = [torch.Generator().manual_seed(1000 * self.seed + d) for d in range(EVAL_DRAWS)]
+        for i, shape in enumerate(shapes):
+            dtype = "torch.float32"
+            if r.random() < 0.15:
+                dtype = r.choice(LOWP)
+            # non-contiguous input: passed in a permuted layout, permuted back first thing in forward
+            perm = None
+            if len(shape) >= 2 and r.random() < 0.25:
+                perm = list(range(len(shape)))
+                while perm == sorted(perm):
+                    r.shuffle(perm)
+            stored = list(shape) if perm is None else [shape[p] for p in _inverse(perm)]
+            name = "xyzw"[i]
+            self.inputs.append((name, stored, dtype))
+            samples = [torch.randn(*stored, generator=g).to(eval(dtype, {"torch": torch})) for g in draws]
+            self.vars.append(Var(name, samples, exact=True, lowp_ops=0))
+            if perm is not None:  # the stored layout stays usable too
+                self.try_add(f"{name}.permute({', '.join(map(str, perm))})", exact=True, lowp_step=False)
+
+    # ---------------------------------------------------------------------------------------- operators
+    def op_unary(self):
+        r = self.rng
+        v = self.pick()
+        v = self.fp32(v)
+        a = v.name
+        c = round(r.uniform(0.25, 2.5), 2)
+        forms = [
+            (f"-{a}", v.exact), (f"torch.abs({a})", v.exact), (f"torch.relu({a})", v.exact),
+            (f"torch.exp({a})", False), (f"torch.log(torch.abs({a}) + 1)", False),
+            (f"torch.sqrt(torch.abs({a}) + 0.05)", False), (f"torch.tanh({a})", False), (f"torch.sigmoid({a})", False),
+            (f"F.gelu({a})", False), (f"F.gelu({a}, approximate='tanh')", False), (f"F.silu({a})", False),
+            (f"torch.clamp({a}, min=-{c}, max={c})", v.exact), (f"{a}.clamp(min={-c / 2})", v.exact),
+            (f"{a} * {c}", False), (f"{a} + {c}", False), (f"{c} - {a}", False), (f"{a} / {c}", False),
+            (f"{c} / (torch.abs({a}) + 1)", False), (f"{a} ** 2", False), (f"{a} ** 3", False),
+            (f"torch.pow(torch.abs({a}) + 0.5, {r.choice([0.5, 1.5, -1.0, 2.0, -0.5])})", False),
+            (f"(torch.abs({a}) + 0.05) ** 0.5", False), (f"torch.square({a})", False),
+            (f"torch.rsqrt(torch.abs({a}) + 1)", False), (f"torch.reciprocal(torch.abs({a}) + 1)", False),
+            (f"torch.sin({a})", False), (f"torch.erf({a})", False),
+            (f"torch.maximum({a}, torch.zeros_like({a}))", v.exact),
+            (f"F.leaky_relu({a}, 0.1)", False), (f"F.elu({a})", False), (f"F.hardtanh({a})", v.exact),
+            (f"F.softplus({a})", False), (f"F.hardswish({a})", False), (f"F.mish({a})", False),
+            (f"F.relu6({a})", v.exact), (f"torch.clamp_min({a}, 0.2)", v.exact),
+        ]
+        expr, exact = r.choice(forms)
+        return self.try_add(expr, exact=exact)
+
+    def broadcast_partner(self, v):
+        """A var whose shape broadcasts with v's (other than v itself, unless nothing else does)."""
+        torch = self.torch
+        cands = []
+        for w in self.vars:
+            if w.terminal:
+                continue
+            try:
+                shape = torch.broadcast_shapes(v.shape, w.shape)
+            except RuntimeError:
+                continue
+            n = 1
+            for s in shape:
+                n *= s
+            if n <= self.max_numel:
+                cands.append(w)
+        others = [w for w in cands if w is not v]
+        return self.rng.choice(others) if others and self.rng.random() < 0.85 else v
+
+    def op_binary(self):
+        r = self.rng
+        a = self.fp32(self.pick())
+        b = self.fp32(self.broadcast_partner(a))
+        x, y = (a.name, b.name) if r.random() < 0.7 else (b.name, a.name)
+        both_exact = a.exact and b.exact
+        forms = [
+            (f"{x} + {y}", False), (f"{x} - {y}", False), (f"{x} * {y}", False),
+            (f"{x} / (torch.abs({y}) + 1)", False), (f"torch.maximum({x}, {y})", both_exact),
+            (f"torch.minimum({x}, {y})", both_exact), (f"torch.add({x}, {y}, alpha=0.5)", False),
+            (f"torch.sub({x}, {y})", False), (f"torch.mul({x}, {y})", False),
+        ]
+        exact_vars = [v for v in self.vars if v.exact and not v.lowp and not v.terminal]
+        if exact_vars and r.random() < 0.25:
+            c = self.rng.choice(exact_vars)
+            t = round(r.uniform(-0.5, 0.5), 1)
+            forms = [(f"torch.where({c.name} > {t}, {x}, {y})", False),
+                     (f"({c.name} > {t}).float() * {x}", False), (f"{x} * ({c.name} <= {t})", False),
+                     (f"torch.where({c.name} < {t}, {x}, 0.0)", False),
+                     (f"{x}.masked_fill({c.name} > {t}, 0.0)", False)]
+        expr, exact = r.choice(forms)
+        return self.try_add(expr, exact=exact)
+
+    def op_param(self):
+        """A parameter (a bias or scale over the trailing dims), combined with a var."""
+        r = self.rng
+        v = self.fp32(self.pick())
+        k = r.randint(1, v.rank) if v.rank else 0
+        shape = list(v.shape[v.rank - k:]) if k else [1]
+        shape = [s if r.random() < 0.7 else 1 for s in shape]
+        name = f"p{len(self.params)}"
+        init = f"nn.Parameter(torch.randn({self.shape_expr(shape)}) * 0.5)"
+        vals = self.torch.randn(*shape) * 0.5
+        for d in range(EVAL_DRAWS):
+            self.param_values[d][name] = vals
+        op = r.choice(["+", "*", "-"])
+        var = self.try_add(f"{v.name} {op} self.{name}")
+        if var is not None:
+            self.params.append((f"self.{name} = {init}", name))
+        return var
+
+    def op_view(self):
+        r = self.rng
+        v = self.pick(terminal=True)
+        a, shape, rank = v.name, v.shape, v.rank
+        choice = r.random()
+        if rank >= 2 and choice < 0.2:
+            perm = list(range(rank))
+            while perm == sorted(perm):
+                r.shuffle(perm)
+            expr = r.choice([f"{a}.permute({', '.join(map(str, perm))})",
+                             f"torch.permute({a}, ({', '.join(map(str, perm))},))"])
+        elif rank >= 2 and choice < 0.35:
+            i, j = r.sample(range(rank), 2)
+            if r.random() < 0.3:
+                i, j = i - rank, j
+            expr = r.choice([f"{a}.transpose({i}, {j})", f"torch.transpose({a}, {i}, {j})"])
+            if rank == 2 and r.random() < 0.3:
+                expr = f"{a}.t()"
+        elif choice < 0.45 and rank < 5:
+            expr = f"{a}.unsqueeze({r.randint(-rank - 1, rank)})"
+        elif choice < 0.55 and 1 in shape:
+            d = r.choice([i for i, s in enumerate(shape) if s == 1])
+            expr = f"{a}.squeeze({d})" if r.random() < 0.7 else f"torch.squeeze({a})"
+        elif choice < 0.62 and 1 in shape:
+            new = [s if s != 1 or r.random() < 0.3 else r.choice([2, 3, 5]) for s in shape]
+            expr = f"{a}.expand({', '.join(map(str, new))})"
+        elif choice < 0.72 and rank >= 2:
+            s = r.randint(0, rank - 2)
+            e = r.randint(s + 1, rank - 1)
+            expr = f"{a}.flatten({s}, {e})" if r.random() < 0.6 else f"torch.flatten({a}, {s})"
+        elif choice < 0.78:
+            expr = f"{a}.contiguous()"
+        else:  # view/reshape: merge or split adjacent dims
+            new = list(shape)
+            if rank >= 2 and r.random() < 0.5:
+                i = r.randint(0, rank - 2)
+                new[i:i + 2] = [new[i] * new[i + 1]]
+            else:
+                splittable = [(i, s) for i, s in enumerate(new) if any(s % f == 0 for f in (2, 3) if f < s)]
+                if splittable:
+                    i, s = r.choice(splittable)
+                    f = r.choice([f for f in (2, 3) if s % f == 0 and f < s])
+                    new[i:i + 1] = [f, s // f]
+            if r.random() < 0.3 and new:
+                new[r.randrange(len(new))] = -1
+            fn = r.choice(["view", "reshape", "reshape"])
+            expr = f"{a}.{fn}({', '.join(map(str, new))})" if new else f"{a}.{fn}(1)"
+        return self.try_add(expr, exact=v.exact, lowp_step=False)
+
+    def op_reduce(self):
+        r = self.rng
+        v = self.fp32(self.pick(lambda v: v.numel > 1))
+        if v is None:
+            return None
+        a, rank = v.name, v.rank
+        if rank == 0:
+            return None
+        dims = sorted(r.sample(range(rank), r.randint(1, min(rank, 2))))
+        if r.random() < 0.3:
+            dims = [d - rank for d in dims]
+        dim = str(dims[0]) if len(dims) == 1 else f"({', '.join(map(str, dims))})"
+        keep = r.random() < 0.5
+        kd = ", keepdim=True" if keep else ""
+        one = dims[0]
+        c = r.random()
+        if c < 0.22:
+            expr = r.choice([f"{a}.sum(dim={dim}{kd})", f"torch.sum({a}, {dim}{kd})"])
+            exact = False
+        elif c < 0.4:
+            expr = r.choice([f"{a}.mean(dim={dim}{kd})", f"torch.mean({a}, dim={dim}{kd})"])
+            exact = False
+        elif c < 0.55:
+            fn = r.choice(["amax", "amin"])
+            expr = f"torch.{fn}({a}, dim={dim}{kd})" if r.random() < 0.5 else f"{a}.{fn}(dim={dim}{kd})"
+            exact = v.exact
+        elif c < 0.62:
+            fn = r.choice(["max", "min"])
+            expr = f"torch.{fn}({a}, dim={one}{kd}).values" if r.random() < 0.5 else f"{a}.{fn}({one}{kd})[0]"
+            exact = v.exact
+        elif c < 0.68:
+            expr = f"{a}.prod(dim={one}{kd})" if r.random() < 0.5 else f"torch.prod({a}, {one}{kd})"
+            exact = False
+        elif c < 0.72:
+            expr = r.choice([f"{a}.sum()", f"{a}.mean()", f"torch.amax({a})"])
+            exact = False
+        elif c < 0.88:
+            fn = r.choice(["torch.softmax", "F.softmax", "torch.log_softmax", "F.log_softmax"])
+            expr = f"{fn}({a}, dim={one})"
+            exact = False
+        else:  # a reduction broadcast back: normalisation-like patterns
+            red = r.choice(["mean", "amax", "sum"])
+            expr = f"{a} - {a}.{red}(dim={dim}, keepdim=True)"
+            if red == "sum":
+                expr = f"{a} / ({a}.abs().sum(dim={dim}, keepdim=True) + 1)"
+            exact = False
+        return self.try_add(expr, exact=exact)
+
+    def op_matmul(self):
+        r = self.rng
+        v = self.fp32(self.pick(lambda v: v.rank >= 1 and v.shape[-1] <= 64))
+        if v is None:
+            return None
+        k = v.shape[-1]
+        n = r.choice([1, 3, 5, 8, 16, 17])
+        torch = self.torch
+        pname = f"p{len(self.params)}"
+        c = r.random()
+        if c < 0.45:  # nn.Linear
+            bias = r.random() < 0.7
+            init = f"nn.Linear({self.size_name(k)}, {self.size_name(n)}{'' if bias else ', bias=False'})"
+            lin = torch.nn.Linear(k, n, bias=bias)
+            for d in range(EVAL_DRAWS):
+                self.param_values[d][pname] = lin
+            expr = f"self.{pname}({v.name})"
+        else:
+            w = torch.randn(k, n) / (k ** 0.5)
+            init = f"nn.Parameter(torch.randn({self.size_name(k)}, {self.size_name(n)}) / {k ** 0.5:.4f})"
+            for d in range(EVAL_DRAWS):
+                self.param_values[d][pname] = w
+            if c < 0.7:
+                expr = f"torch.matmul({v.name}, self.{pname})"
+            elif c < 0.85:
+                expr = f"{v.name} @ self.{pname}"
+            else:
+                expr = f"F.linear({v.name}, self.{pname}.t())"
+        if v.lowp:
+            dt = "torch.float16" if v.dtype == torch.float16 else "torch.bfloat16"
+            expr = expr.replace(f"self.{pname}", f"self.{pname}.to({dt})", 1) if "Linear" not in init else \
+                f"self.{pname}({v.name}.float())"
+        var = self.try_add(expr)
+        if var is not None:
+            self.params.append((f"self.{pname} = {init}", pname))
+        return var
+
+    def op_matmul_vars(self):
+        """A product of two computed values: [.., m, k] @ [.., k, n] from a var and a transposed var."""
+        v = self.fp32(self.pick(lambda v: v.rank >= 2 and v.shape[-1] <= 64 and not v.lowp))
+        if v is None:
+            return None
+        w = self.pick(lambda w: w.rank >= 2 and w.shape[-1] == v.shape[-1] and not w.lowp, recent=False)
+        if w is None:
+            return None
+        return self.try_add(f"torch.matmul({v.name}, {w.name}.transpose(-2, -1))")
+
+    def op_slice(self):
+        """Slices, narrow, select, flip and cat: views with offsets, negative strides and pads."""
+        r = self.rng
+        v = self.pick(lambda v: v.rank >= 1 and max(v.shape) >= 2, terminal=True)
+        if v is None:
+            return None
+        a, shape, rank = v.name, v.shape, v.rank
+        d = r.choice([i for i, s in enumerate(shape) if s >= 2])
+        n = shape[d]
+        c = r.random()
+        pre = ":, " * d
+        if c < 0.25:
+            lo = r.randint(0, n - 1)
+            hi = r.randint(lo + 1, n)
+            expr = f"{a}[{pre}{lo}:{hi}]"
+        elif c < 0.4:
+            lo = r.randint(0, n - 1)
+            expr = f"{a}.narrow({d}, {lo}, {r.randint(1, n - lo)})"
+        elif c < 0.5 and rank >= 2:
+            expr = r.choice([f"{a}.select({d}, {r.randrange(n)})", f"{a}[{pre}{r.randrange(n)}]"])
+        elif c < 0.65:
+            expr = r.choice([f"{a}.flip({d})", f"torch.flip({a}, dims=({d},))"])
+        elif c < 0.85:  # cat with a same-shaped var (or itself, transformed)
+            same = [w for w in self.vars if w.shape == shape and w.dtype == v.dtype and w.terminal == v.terminal]
+            w = r.choice(same)
+            fn = r.choice(["torch.cat", "torch.concat"])
+            expr = f"{fn}([{a}, {w.name}], dim={d})" if r.random() < 0.7 else f"{fn}([{a}, -{w.name}, {a}], dim={d})"
+        else:
+            same = [w for w in self.vars if w.shape == shape and w.dtype == v.dtype and w.terminal == v.terminal]
+            w = r.choice(same)
+            expr = f"torch.stack([{a}, {w.name}], dim={r.randint(0, rank)})"
+        return self.try_add(expr, exact=v.exact, lowp_step=False)
+
+    def op_scan(self):
+        r = self.rng
+        v = self.fp32(self.pick(lambda v: v.rank >= 1 and not v.lowp))
+        if v is None:
+            return None
+        d = r.randrange(v.rank)
+        if r.random() < 0.7:
+            return self.try_add(f"torch.cumsum({v.name}, dim={d})" if r.random() < 0.5 else f"{v.name}.cumsum({d})")
+        return self.try_add(f"torch.cumprod(torch.sigmoid({v.name}) + 0.5, dim={d})")
+
+    def op_arg(self):
+        """argmax/argmin of an exact value, used as a float (an index can only be compared exactly)."""
+        r = self.rng
+        v = self.pick(lambda v: v.exact and v.rank >= 1 and v.numel > 1 and not v.lowp)
+        if v is None:
+            return None
+        d = r.randrange(v.rank)
+        fn = r.choice(["argmax", "argmin"])
+        kd = ", keepdim=True" if r.random() < 0.5 else ""
+        return self.try_add(f"torch.{fn}({v.name}, dim={d}{kd}).float() * 0.25", exact=True)
+
+    def op_cast(self):
+        r = self.rng
+        v = self.pick(terminal=True)
+        if v.lowp:
+            expr = r.choice([f"{v.name}.float()", f"{v.name}.to(torch.float32)"])
+            return self.try_add(expr, exact=v.exact, lowp_step=False)
+        if v.numel and v.samples[0].abs().max().item() > LOWP_LIMIT:
+            return None
+        dt = r.choice(LOWP)
+        expr = r.choice([f"{v.name}.to({dt})", f"{v.name}.half()" if dt == "torch.float16" else
+                         f"{v.name}.bfloat16()"])
+        var = self.try_add(expr, exact=False, lowp_step=False)
+        if var is not None:
+            var.lowp_ops = 0  # the cast itself rounds the same way in both
+            self.uses_lowp_cast = True
+        return var
+
+    # ------------------------------------------------------------------------------------------ driver
+    def build(self):
+        r = self.rng
+        self.make_inputs()
+        ops = [(self.op_unary, 6), (self.op_binary, 6), (self.op_view, 6), (self.op_reduce, 5),
+               (self.op_param, 1), (self.op_matmul, 1), (self.op_matmul_vars, 0.5), (self.op_cast, 1.5),
+               (self.op_slice, 2), (self.op_scan, 0.5), (self.op_arg, 0.5)]
+        fns, weights = zip(*ops)
+        steps = r.randint(3, 12)
+        made = 0
+        tries = 0
+        while made < steps and tries < 60:
+            tries += 1
+            if r.choices(fns, weights)[0]() is not None:
+                made += 1
+        computed = [v for v in self.vars if v.name.startswith("t")]
+        if not computed:
+            self.try_add(f"{self.vars[0].name} * 2.0")
+            computed = [v for v in self.vars if v.name.startswith("t")]
+        # every value nobody reads is an output (up to 3, the last statement always): nothing is dead code
+        used = set()
+        for line in self.lines:
+            used.update(re.findall(r"\bt\d+\b", line.split(" = ", 1)[1]))
+        leaves = [v for v in computed if v.name not in used]
+        outs = leaves[-3:] if computed[-1] in leaves[-3:] else leaves[-2:] + [computed[-1]]
+        if r.random() < 0.3:
+            outs = [computed[-1]]
+        if len(computed) > 2 and r.random() < 0.2:  # a final value that reads several earlier ones
+            partner = self.broadcast_partner(computed[-1])
+            w = self.try_add(f"{computed[-1].name} + {partner.name}")
+            if w is not None:
+                outs = [v for v in outs if v is not computed[-1]] + [w]
+        has_lowp_io = any(dt in LOWP for _, _, dt in self.inputs) or any(v.lowp for v in outs)
+        if self.uses_lowp_cast and not has_lowp_io:
+            lowp_vars = [v for v in computed if v.lowp]
+            outs.append(lowp_vars[-1])
+        self.outputs = outs
+        return self.source()
+
+    def source(self):
+        fwd_args = ", ".join(name for name, _, _ in self.inputs)
+        inputs = []
+        for name, shape, dtype in self.inputs:
+            extra = "" if dtype == "torch.float32" else f", dtype={dtype}"
+            inputs.append(f"torch.randn({self.shape_expr(shape) if shape else ''}{extra})")
+        sizes = "\n".join(f"{n} = {v}" for v, n in sorted(self.sizes.items(), key=lambda kv: int(kv[1][1:])))
+        init = "\n".join(f"        {line}" for line, _ in self.params)
+        body = "\n".join(f"        {line}" for line in self.lines)
+        ret = ", ".join(v.name for v in self.outputs)
+        return (
+            "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n\n\n"
+            f"class Model(nn.Module):\n    \"\"\"Random module, seed {self.seed}.\"\"\"\n\n"
+            f"    def __init__(self):\n        super().__init__()\n{init + chr(10) if init else ''}\n"
+            f"    def forward(self, {fwd_args}):\n{body}\n        return {ret}\n\n\n"
+            f"{sizes}\n\n\n"
+            f"def get_inputs():\n    return [{', '.join(inputs)}]\n\n\n"
+            "def get_init_inputs():\n    return []\n"
+        )
+
+
+def _inverse(perm):
+    inv = [0] * len(perm)
+    for i, p in enumerate(perm):
+        inv[p] = i
+    return inv
+
+
+def generate(seed):
+    """The source of random module `seed` (deterministic for a given torch and Python)."""
+    import torch
+    state = torch.random.get_rng_state()
+    try:
+        torch.manual_seed(seed)
+        return Generator(seed).build()
+    finally:
+        torch.random.set_rng_state(state)
+
+
+# ------------------------------------------------------------------------------------------------ running
+def convert(tritonize, ref, gen, timeout=120):
+    """`tritonize convert ref -o gen`: ("ok", ""), ("rejected", the error line) for a clean located error, or
+    ("crash", what happened) for an internal error, a signal, a timeout or an error without a location."""
+    try:
+        proc = subprocess.run([str(tritonize), "convert", str(ref), "-o", str(gen)], capture_output=True,
+                              text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return "crash", f"tritonize convert ran past {timeout} s"
+    text = proc.stderr + proc.stdout
+    if proc.returncode == 0:
+        if not Path(gen).exists():
+            return "crash", "tritonize convert exited 0 but wrote no file"
+        return "ok", ""
+    located = CLEAN_ERROR.search(text)
+    if proc.returncode > 0 and located and not INTERNAL.search(text):
+        return "rejected", located.group(1).strip()
+    return "crash", f"tritonize convert exited with {proc.returncode}:\n{text}"
+
+
+TRIALS = 3
+
+# Runs protocol.run() on each (ref, gen) of argv[1] in this process (the interpreter is switched on by the parent);
+# prints one JSON list of result dicts.
+RUNNER = r"""
+import io, json, sys
+sys.path.insert(0, sys.argv[3])
+import protocol
+out = []
+for ref, gen in json.loads(sys.argv[1]):
+    log = io.StringIO()
+    result = protocol.run(ref, gen, {}, trials=int(sys.argv[2]), log=lambda s: print(s, file=log))
+    result.pop("trials", None)
+    result["output"] = log.getvalue()[-3000:]
+    out.append(result)
+print(json.dumps(out))
+"""
+
+
+def rejection_key(message):
+    """A rejection message with its numbers and names blanked, to count rejections by kind."""
+    return re.sub(r"\b(t|p|d)\d+\b|-?\d+(\.\d+)?", "#", message)[:120]
+
+
+def bulk(seeds, jobs, out_dir, tritonize, batch=40):
+    """Converts and runs `seeds`; prints a summary and writes failing sources to out_dir. Returns the failures."""
+    import collections
+    import concurrent.futures
+    import json
+    import os
+
+    here = Path(__file__).resolve().parent
+    out_dir.mkdir(parents=True, exist_ok=True)
+    sources = {}
+    for s in seeds:
+        sources[s] = generate(s)
+        (out_dir / f"rand{s}.py").write_text(sources[s])
+
+    def conv(s):
+        return s, convert(tritonize, out_dir / f"rand{s}.py", out_dir / f"rand{s}_triton.py")
+
+    failures, rejected, ok = {}, collections.Counter(), []
+    with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
+        for s, (status, msg) in pool.map(conv, seeds):
+            if status == "ok":
+                ok.append(s)
+            elif status == "rejected":
+                rejected[rejection_key(msg)] += 1
+            else:
+                failures[s] = "[convert] " + msg
+
+    def run_batch(chunk):
+        env = dict(os.environ, TRITON_INTERPRET="1", OMP_NUM_THREADS="1", PYTHONDONTWRITEBYTECODE="1")
+        pairs = [(str(out_dir / f"rand{s}.py"), str(out_dir / f"rand{s}_triton.py")) for s in chunk]
+        proc = subprocess.run([sys.executable, "-c", RUNNER, json.dumps(pairs), str(TRIALS), str(here)],
+                              capture_output=True, text=True, env=env, timeout=3600)
+        try:
+            results = json.loads(proc.stdout.strip().splitlines()[-1])
+        except (IndexError, ValueError):
+            if len(chunk) == 1:
+                return {chunk[0]: "[runner crashed] " + (proc.stdout + proc.stderr)[-3000:]}
+            out = {}
+            for s in chunk:  # find the one that takes the runner down
+                out.update(run_batch([s]))
+            return out
+        return {s: None if r["ok"] else f"[{r['stage']}] {r['message']}\n{r.get('output', '')[-1500:]}"
+                for s, r in zip(chunk, results)}
+
+    chunks = [ok[i:i + batch] for i in range(0, len(ok), batch)]
+    with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
+        for res in pool.map(run_batch, chunks):
+            failures.update({s: m for s, m in res.items() if m})
+    print(f"{len(seeds)} seeds: {len(ok)} converted, {sum(rejected.values())} rejected, {len(failures)} failed")
+    for key, n in rejected.most_common():
+        print(f"  rejected x{n}: {key}")
+    kinds = collections.Counter(rejection_key(m.splitlines()[0]) for m in failures.values() if m)
+    for key, n in kinds.most_common():
+        print(f"  failed x{n}: {key}")
+    for s, m in sorted(failures.items()):
+        print(f"--- seed {s}: {m.splitlines()[0] if m else ''}")
+    (out_dir / "failures.json").write_text(json.dumps(failures, indent=1))
+    return failures
+
+
+def seed_range(text):
+    """"N" -> 0..N-1, "A:B" -> A..B-1, "A,B,C" -> those seeds."""
+    if "," in text:
+        return [int(s) for s in text.split(",") if s]
+    a, sep, b = text.partition(":")
+    return range(int(a), int(b)) if sep else range(int(a))
+
+
+def main(argv):
+    import argparse
+    here = Path(__file__).resolve().parent
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("seeds", nargs="?", default="100", help="N (0..N-1) or A:B")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--out", type=Path, default=Path("/tmp/tritonize-random"))
+    parser.add_argument("--show", type=int, help="print this seed's source and exit")
+    args = parser.parse_args(argv)
+    if args.show is not None:
+        print(generate(args.show), end="")
+        return 0
+    import os
+    tritonize = Path(os.environ.get("TRITONIZE_BIN", here.parents[1] / "build" / "tritonize"))
+    return 1 if bulk(list(seed_range(args.seeds)), args.jobs, args.out, tritonize) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
