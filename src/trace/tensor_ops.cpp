@@ -178,6 +178,7 @@ Value t_diag(Interp& in, const Value& x, int64_t diagonal, SourceLoc loc) {
 Value t_binary(Interp& in, Op op, const Value& a, const Value& b, SourceLoc loc) {
   need_scalar_or_tensor(a, loc);
   need_scalar_or_tensor(b, loc);
+  if (!maybe_tensor(a) && !maybe_tensor(b)) fail(loc, std::string(op_name(op)) + ": expected a tensor operand");
   Shape out = broadcast_or_fail(shape_of(a), shape_of(b), loc);
   check_shape(out, loc);
   DType c = common_dtype(a, b);
@@ -588,17 +589,33 @@ Value t_group_norm(Interp& in, const Value& x, int64_t groups, const Value& weig
   }
   check_channels(weight, c, what + " weight", loc);
   check_channels(bias, c, what + " bias", loc);
+  int64_t spatial = numel(t->shape) / std::max<int64_t>(n * c, 1);
+  // PyTorch's own checks (F.group_norm's _verify_batch_size, F.instance_norm's _verify_spatial_size)
+  if (what == "group_norm" && n * (c / groups) * spatial == 1) {
+    fail(loc, "group_norm: expected more than 1 value per channel when training, got input size " +
+                  shape_text(t->shape));
+  }
+  if (what == "instance_norm" && spatial == 1) {
+    fail(loc, "instance_norm: expected more than 1 spatial element when training, got input size " +
+                  shape_text(t->shape));
+  }
   // Instance norm (one group per channel) and a single group reduce over trailing dims of x itself, so that
   // ops after the norm fuse with it; other groups view x as [N, G, C/G, S]. Per-channel values broadcast.
-  int64_t spatial = numel(t->shape) / std::max<int64_t>(n * c, 1);
   bool direct = groups == c || groups == 1;
   Value xr = direct ? x : t_reshape(in, x, {n, groups, c / groups, spatial}, loc);
   std::vector<int64_t> axes;
   for (int d = direct ? (groups == c ? 2 : 1) : 2; d < tensor_of(xr)->rank(); ++d) axes.push_back(d);
-  if (axes.empty()) fail(loc, what + " of an input without spatial dims normalises single values: not supported");
-  auto [mean, var] = norm_stats(in, xr, axes, loc);
-  Value rstd = t_unary(in, Op::Rsqrt, t_binary(in, Op::Add, var, Value::floating(eps), loc), loc);
-  Value y = t_binary(in, Op::Mul, t_binary(in, Op::Sub, to_f32(in, xr, loc), mean, loc), rstd, loc);
+  Value y;
+  if (axes.empty()) {
+    // One group per channel of an input without spatial dims normalises single values, as PyTorch does: the mean
+    // is the value itself and the variance 0, so y = (x - x) / sqrt(eps): 0, or NaN where x is inf or NaN.
+    Value xf = to_f32(in, xr, loc);
+    y = t_binary(in, Op::Mul, t_binary(in, Op::Sub, xf, xf, loc), Value::floating(1.0 / std::sqrt(eps)), loc);
+  } else {
+    auto [mean, var] = norm_stats(in, xr, axes, loc);
+    Value rstd = t_unary(in, Op::Rsqrt, t_binary(in, Op::Add, var, Value::floating(eps), loc), loc);
+    y = t_binary(in, Op::Mul, t_binary(in, Op::Sub, to_f32(in, xr, loc), mean, loc), rstd, loc);
+  }
   Shape pshape = {groups, c / groups, 1};
   if (direct) {
     pshape.assign(static_cast<size_t>(t->rank() - 1), 1);
