@@ -16,8 +16,9 @@ has the same values baked in by `tritonize convert --set`). GEN.py defines Model
       ModelNew.forward must leave its inputs as the reference left them.
 
 It prints a summary and, on its last line, `PROTOCOL-RESULT {json}`; exit status 0 when the generated file
-passes. From Python, run_protocol() runs it in a subprocess (the interpreter must be switched on before
-triton is imported, and a hung kernel must not hang the tests) and returns that JSON as a dict.
+passes. From Python, run_protocol() runs it in a process of its own (the interpreter must be switched on before
+triton is imported, and a hung kernel must not hang the tests), forked from protocol_server.py, and returns that
+JSON as a dict.
 """
 
 import argparse
@@ -25,6 +26,7 @@ import ast
 import importlib.util
 import json
 import os
+import select
 import subprocess
 import sys
 import time
@@ -37,34 +39,62 @@ HERE = Path(__file__).resolve().parent
 
 
 # ---------------------------------------------------------------------------------------------- parent side
-def run_protocol(ref, gen, overrides=(), trials=5, seed=42, timeout=300, python=None):
-    """Runs the protocol in a fresh interpreter. overrides: ["NAME=VALUE", ...] or {NAME: VALUE}.
+_server = None  # this process's protocol_server.py (started on first use)
 
-    Returns the result dict (always with 'ok' and 'message'; 'output' holds the subprocess's text)."""
+
+def _server_run(args, env, timeout):
+    """(returncode or None at the timeout, output) of `protocol.py ARGS` in a child of the fork server."""
+    global _server
+    if _server is None or _server.poll() is not None:
+        _server = subprocess.Popen([sys.executable, str(HERE / "protocol_server.py")], stdin=subprocess.PIPE,
+                                   stdout=subprocess.PIPE, text=True, env=env)
+    _server.stdin.write(json.dumps({"argv": args, "timeout": timeout, "env": env}) + "\n")
+    _server.stdin.flush()
+    ready, _, _ = select.select([_server.stdout], [], [], timeout + 120)  # the server enforces the timeout
+    line = _server.stdout.readline() if ready else ""
+    if not line:  # the server itself died or hung: start another next time
+        _server.kill()
+        _server = None
+        return 1, "the protocol fork server stopped answering"
+    reply = json.loads(line)
+    return reply["returncode"], reply["output"]
+
+
+def run_protocol(ref, gen, overrides=(), trials=5, seed=42, timeout=300, python=None):
+    """Runs the protocol in a fresh process: a child of protocol_server.py (which imported torch and Triton once),
+    or with `python` or TRITONIZE_PROTOCOL_FORK=0 a new interpreter. overrides: ["NAME=VALUE", ...] or {NAME: VALUE}.
+
+    Returns the result dict (always with 'ok' and 'message'; 'output' holds the child's text)."""
     if isinstance(overrides, dict):
         overrides = [f"{k}={v!r}" for k, v in overrides.items()]
-    cmd = [python or sys.executable, str(HERE / "protocol.py"), str(ref), str(gen),
-           "--trials", str(trials), "--seed", str(seed)]
+    args = [str(ref), str(gen), "--trials", str(trials), "--seed", str(seed)]
     for o in overrides:
-        cmd += ["--set", o]
+        args += ["--set", o]
     env = dict(os.environ, TRITON_INTERPRET="1", PYTHONDONTWRITEBYTECODE="1")
     env.setdefault("OMP_NUM_THREADS", "1")  # the shapes are tiny, and pytest-xdist runs one protocol per core
     t0 = time.monotonic()
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
-    except subprocess.TimeoutExpired as e:
-        out = (e.stdout or "") + (e.stderr or "")
-        if isinstance(out, bytes):
-            out = out.decode(errors="replace")
-        return {"ok": False, "stage": "timeout", "message": f"no result after {timeout} s", "output": out}
-    output = proc.stdout + proc.stderr
-    for line in reversed(proc.stdout.splitlines()):
+    if python is None and os.environ.get("TRITONIZE_PROTOCOL_FORK", "1") != "0":
+        returncode, output = _server_run(args, env, timeout)
+        stdout = output
+    else:
+        try:
+            proc = subprocess.run([python or sys.executable, str(HERE / "protocol.py"), *args], capture_output=True,
+                                  text=True, timeout=timeout, env=env)
+            returncode, output, stdout = proc.returncode, proc.stdout + proc.stderr, proc.stdout
+        except subprocess.TimeoutExpired as e:
+            output = (e.stdout or "") + (e.stderr or "")
+            if isinstance(output, bytes):
+                output = output.decode(errors="replace")
+            returncode = None
+    if returncode is None:
+        return {"ok": False, "stage": "timeout", "message": f"no result after {timeout} s", "output": output}
+    for line in reversed(stdout.splitlines()):
         if line.startswith(RESULT_MARK):
             result = json.loads(line[len(RESULT_MARK):])
             result["output"] = output
             result["wall_s"] = round(time.monotonic() - t0, 2)
             return result
-    return {"ok": False, "stage": "crash", "message": f"exit status {proc.returncode}, no result line",
+    return {"ok": False, "stage": "crash", "message": f"exit status {returncode}, no result line",
             "output": output}
 
 
