@@ -593,7 +593,7 @@ Value construct_builtin_module(Interp& in, ClassObj* cls, CallArgs& a, SourceLoc
     case ModuleKind::Identity: return as_value(new_module(in, cls));  // nn.Identity ignores its arguments
     case ModuleKind::GELU: {
       Bound b = bind(in, a, name, {"approximate="}, loc);
-      std::string approx = b.has(0) ? to_str(b[0], "nn.GELU approximate", loc) : "none";
+      std::string approx = b.given[0] ? to_str(b[0], "nn.GELU approximate", loc) : "none";
       if (approx != "none" && approx != "tanh") fail(loc, "nn.GELU: approximate must be 'none' or 'tanh'");
       InstanceObj* m = new_module(in, cls);
       set_plain(m, "approximate", in.str(approx));
@@ -610,11 +610,14 @@ Value construct_builtin_module(Interp& in, ClassObj* cls, CallArgs& a, SourceLoc
       InstanceObj* m = new_module(in, cls);
       for (size_t i = 0; i < spec->options.size(); ++i) {
         const auto& [opt, dflt] = spec->options[i];
-        set_plain(m, opt, Value::floating(b.has(i) ? to_float(b[i], name + " " + opt, loc) : dflt));
+        // an explicit None is no default here: PyTorch's forward rejects it (these options are numbers)
+        bool given = b.given[i] != 0;
+        set_plain(m, opt, Value::floating(given ? to_float(b[i], name + " " + opt, loc) : dflt));
       }
-      if (cls->name == "Hardtanh" && plain(m, "min_val").as_double() > plain(m, "max_val").as_double()) {
-        fail(loc, name + ": min_val (" + literal_repr(plain(m, "min_val")) + ") must not exceed max_val (" +
-                      literal_repr(plain(m, "max_val")) + ")");  // PyTorch checks this in the constructor too
+      if (cls->name == "Hardtanh" && plain(m, "min_val").as_double() >= plain(m, "max_val").as_double()) {
+        // PyTorch's constructor check (stricter than F.hardtanh's, which allows min_val == max_val)
+        fail(loc, name + ": max_val (" + literal_repr(plain(m, "max_val")) + ") must be greater than min_val (" +
+                      literal_repr(plain(m, "min_val")) + ")");
       }
       return as_value(m);
     }

@@ -114,7 +114,6 @@ Value t_pool(Interp& in, const PoolSpec& spec, const Value& x, const std::functi
     std::vector<Value> items;
     if (os.is_seq()) items = items_of(os);
     else items.assign(static_cast<size_t>(dims), os);
-    if (items.size() == 1) items.assign(static_cast<size_t>(dims), items[0]);
     if (static_cast<int>(items.size()) != dims) {
       fail(loc, fn + ": output_size must be an int or a tuple of " + std::to_string(dims) + " entries, got " +
                     std::to_string(items.size()));

@@ -525,6 +525,7 @@ Value t_batch_norm(Interp& in, const Value& x, const Value& running_mean, const 
   if (!is_floating(t->dtype))
     fail(loc, std::string("batch_norm of a ") + torch_dtype_name(t->dtype) + " tensor is not supported");
   if (t->rank() < 2) fail(loc, "batch_norm expects an input with at least 2 dims, got " + shape_text(t->shape));
+  if (!(eps > 0)) fail(loc, "batch_norm eps must be positive, but got " + literal_repr(Value::floating(eps)));
   int64_t c = t->shape[1];
   check_channels(running_mean, c, "batch_norm running_mean", loc);
   check_channels(running_var, c, "batch_norm running_var", loc);

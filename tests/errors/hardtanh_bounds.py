@@ -17,4 +17,4 @@ def get_inputs():
 
 def get_init_inputs():
     return []
-# expect-error: 8:20: nn.Hardtanh: min_val (2.0) must not exceed max_val (-2.0)
+# expect-error: 8:20: nn.Hardtanh: max_val (-2.0) must be greater than min_val (2.0)
