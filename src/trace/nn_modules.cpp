@@ -668,8 +668,8 @@ Value construct_builtin_module(Interp& in, ClassObj* cls, CallArgs& a, SourceLoc
     case ModuleKind::Flatten: {
       Bound b = bind(in, a, name, {"start_dim=", "end_dim="}, loc);
       InstanceObj* m = new_module(in, cls);
-      set_plain(m, "start_dim", Value::integer(b.has(0) ? to_int(b[0], name, loc) : 1));
-      set_plain(m, "end_dim", Value::integer(b.has(1) ? to_int(b[1], name, loc) : -1));
+      set_plain(m, "start_dim", Value::integer(b.given[0] ? to_int(b[0], name + " start_dim", loc) : 1));
+      set_plain(m, "end_dim", Value::integer(b.given[1] ? to_int(b[1], name + " end_dim", loc) : -1));
       return as_value(m);
     }
     case ModuleKind::Dropout: {

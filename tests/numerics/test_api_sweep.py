@@ -80,3 +80,75 @@ def test_api_calls_convert_or_fail_cleanly(tmp_path, shard):
         elif r.returncode == 1 and (not LOCATED.search(text) or out.exists()):
             bad.append(f"{expression}: {'an output file was written' if out.exists() else 'unlocated'}: {first}")
     assert not bad, f"{len(bad)} of {len(EXPRESSIONS[shard::SHARDS])} calls:\n" + "\n".join(bad)
+
+
+MODULES = """BatchNorm1d BatchNorm2d BatchNorm3d Conv1d Conv2d Conv3d ConvTranspose1d ConvTranspose2d ConvTranspose3d Dropout
+Flatten GELU GroupNorm Hardtanh Identity InstanceNorm1d InstanceNorm2d InstanceNorm3d LayerNorm Linear LogSoftmax RMSNorm
+ReLU SiLU Sigmoid Softmax Tanh MaxPool1d MaxPool2d MaxPool3d AvgPool1d AvgPool2d AvgPool3d AdaptiveAvgPool1d
+AdaptiveAvgPool2d AdaptiveMaxPool2d LeakyReLU ELU SELU CELU Softplus Hardsigmoid Hardswish Mish Softsign ReLU6""".split()
+CONSTRUCTOR_ARGS = ["", "0", "-1", "4", "4, 4", "5, 4", "4, 0", "4, 4, 3", "4, 4, 3, stride=0",
+                    "4, 4, 3, padding=-1", "4, 4, 3, groups=3", "4, 4, 3, dilation=0", "4, 4, 'a'", "None",
+                    "4, bias=False", "4, eps=-1.0", "2, 4", "4, 4, 3, padding='same', stride=2", "1.5", "[4]",
+                    "(4, 5)", "4, 4, 3, output_padding=5", "4, momentum=None", "3, stride=0", "3, padding=5"]
+MODULE_SOURCE = """import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.m = nn.{module}({args})
+
+    def forward(self, x):
+        return self.m(x)
+
+
+def get_inputs():
+    return [{input}]
+
+
+def get_init_inputs():
+    return []
+"""
+MODULE_CASES = [(m, a, i) for m in MODULES for a in CONSTRUCTOR_ARGS
+                for i in ("torch.randn(2, 4)", "torch.randn(2, 4, 5, 6)")]
+
+
+def eager_error(module, args, input_expression):
+    """What eager PyTorch says of this module on this input (None: it runs). (Left out of the cases: True, which
+    tritonize takes where PyTorch's argument parser wants an int, as Python does; and device arguments, which
+    tritonize leaves to the caller's .to().)"""
+    import torch
+    import torch.nn as nn
+    try:
+        with torch.no_grad():
+            eval(f"nn.{module}({args})", {"nn": nn})(eval(input_expression, {"torch": torch}))
+        return None
+    except Exception as e:  # noqa: BLE001 -- any refusal of eager's counts
+        return f"{type(e).__name__}: {str(e).splitlines()[0][:100] if str(e) else ''}"
+
+
+@pytest.mark.parametrize("shard", range(SHARDS))
+def test_module_constructors_convert_or_fail_like_pytorch(tmp_path, shard):
+    """nn modules built with odd constructor arguments: no crash, and what eager PyTorch refuses, tritonize refuses
+    with a located error (found: batch_norm eps <= 0, Hardtanh(4, 4), ELU(None), AdaptiveAvgPool2d([4]) were
+    converted)."""
+    model, out = tmp_path / "model.py", tmp_path / "out.py"
+    bad = []
+    for module, args, input_expression in MODULE_CASES[shard::SHARDS]:
+        model.write_text(MODULE_SOURCE.format(module=module, args=args, input=input_expression))
+        if out.exists():
+            os.remove(out)
+        r = subprocess.run([str(TRITONIZE), "convert", str(model), "-o", str(out)], capture_output=True, text=True,
+                           timeout=30)
+        text = r.stderr + r.stdout
+        what = f"nn.{module}({args}) on {input_expression}"
+        if r.returncode not in (0, 1) or "internal error" in text:
+            bad.append(f"{what}: exit {r.returncode}: {text.strip()[:160]}")
+        elif r.returncode == 1 and (not LOCATED.search(text) or out.exists()):
+            bad.append(f"{what}: unlocated error or an output file: {text.strip()[:160]}")
+        elif r.returncode == 0:
+            refusal = eager_error(module, args, input_expression)
+            if refusal is not None:
+                bad.append(f"{what}: converted, but eager PyTorch raises {refusal}")
+    assert not bad, f"{len(bad)} of {len(MODULE_CASES[shard::SHARDS])} modules:\n" + "\n".join(bad)
