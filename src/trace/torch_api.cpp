@@ -65,9 +65,14 @@ DType opt_dtype(const Bound& b, size_t i, DType dflt, const std::string& what, S
 
 Fn unary(Op op, const std::string& name) {
   return [op, name](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
-    Bound b = bind(in, a, name, {"input", "inplace="}, loc);  // inplace= of F.relu & co. changes no value
+    Bound b = bind(in, a, name, {"input"}, loc);
     return t_unary(in, op, b[0], loc);
   };
+}
+
+// F.relu & co.: inplace= (a flag, as Python's truth test reads it) changes no value.
+void check_inplace(const Bound& b, size_t i, const std::string& name, SourceLoc loc) {
+  if (b.given[i]) to_bool(b[i], name + " inplace", loc);
 }
 
 Fn binary(Op op, const std::string& name, bool alpha = false) {
@@ -163,6 +168,7 @@ Fn softmax(Op op, const std::string& name) {
 // --- casts and views (methods) ---
 
 Value cast_to(DType t, Interp& in, const Value& self, CallArgs& a, SourceLoc loc) {
+  if (!a.pos.empty()) fail(loc, std::string("a cast to ") + torch_dtype_name(t) + " takes no positional arguments");
   bind(in, a, "cast", {"memory_format="}, loc);
   return t_cast(in, self, t, loc);
 }
@@ -541,6 +547,7 @@ Value gelu_fn(Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
 
 Value silu_fn(Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
   Bound b = bind(in, a, "F.silu", {"input", "inplace="}, loc);
+  check_inplace(b, 1, "F.silu", loc);
   return t_silu(in, b[0], loc);
 }
 
@@ -551,6 +558,7 @@ Fn activation_fn(const ActivationSpec& spec, const std::string& shown) {
     for (const auto& [name, dflt] : spec.options) params.push_back(std::string(name) + "=");
     if (spec.inplace) params.push_back("inplace=");
     Bound b = tracer::bind(in, a, shown, params, loc);  // qualified: ADL would find std::bind
+    if (spec.inplace) check_inplace(b, spec.options.size() + 1, shown, loc);
     std::vector<double> opts;
     for (size_t i = 0; i < spec.options.size(); ++i) {
       opts.push_back(b.has(i + 1) ? to_float(b[i + 1], shown + " " + spec.options[i].first, loc)
@@ -840,10 +848,15 @@ void register_torch(Interp& in) {
                                                 {"sigmoid", Op::Sigmoid}, {"relu", Op::Relu},
                                                 {"erf", Op::Erf},         {"logical_not", Op::LogicalNot}};
   for (const auto& [name, op] : unaries) def_both(in, name, unary(op, name));
-  for (const char* name : {"relu", "sigmoid", "tanh"}) {
+  for (const char* name : {"sigmoid", "tanh"}) {
     def_fn(in, std::string("torch.nn.functional.") + name,
            in.registry.at(std::string("torch.") + name).as<BuiltinObj>()->fn);
   }
+  def_fn(in, "torch.nn.functional.relu", [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+    Bound b = bind(in, a, "F.relu", {"input", "inplace="}, loc);
+    check_inplace(b, 1, "F.relu", loc);
+    return t_unary(in, Op::Relu, b[0], loc);
+  });
   def_both(in, "square", [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
     Bound b = bind(in, a, "square", {"input"}, loc);
     return t_binary(in, Op::Mul, b[0], b[0], loc);
@@ -940,7 +953,14 @@ void register_torch(Interp& in) {
     Bound b = bind(in, a, "Tensor.type_as", {"other"}, loc);
     return t_cast(in, self, need_tensor(b[0], "Tensor.type_as", loc)->dtype, loc);
   };
-  for (const char* name : {"contiguous", "clone", "detach", "cuda", "cpu"}) in.tensor_methods[name] = identity;
+  for (const char* name : {"contiguous", "clone", "detach", "cuda", "cpu"}) {
+    std::string method = name;
+    in.tensor_methods[name] = [method](Interp& in, const Value& self, CallArgs& a, SourceLoc loc) {
+      // their arguments (memory_format, non_blocking) are keywords, but cuda's device, and change no value here
+      if (a.pos.size() > (method == "cuda" ? 1u : 0u)) fail(loc, "Tensor." + method + "(): unexpected positional argument");
+      return identity(in, self, a, loc);
+    };
+  }
   in.tensor_methods["is_floating_point"] = [](Interp&, const Value& self, CallArgs&, SourceLoc) {
     return Value::boolean(is_floating(tensor_of(self)->dtype));
   };
