@@ -657,7 +657,11 @@ class Generator:
             return self.add_with(expr, lines)
         if c < 0.34 and rank >= 2:  # group_norm
             ch = shape[1]
-            g = r.choice([d for d in range(1, ch + 1) if ch % d == 0])
+            # groups of one value ([N, C] input, C groups) are a located rejection of tritonize: not generated
+            gs = [d for d in range(1, ch + 1) if ch % d == 0 and (rank > 2 or d < ch)]
+            if not gs:
+                return None
+            g = r.choice(gs)
             w = b = ""
             if r.random() < 0.6:
                 wn, line = self.new_param([ch], 0.3, 1.0)
@@ -874,7 +878,8 @@ class Generator:
             extra = ""
             if r.random() < 0.4:
                 # an ignore_index that occurs: a mean over few targets could ignore them all (NaN)
-                extra += f", ignore_index={r.randrange(n_cls)}" if tnumel >= 12 else ", ignore_index=-100"
+                extra += f", ignore_index={r.randrange(n_cls)}" if tnumel >= 12 and n_cls >= 3 else \
+                    ", ignore_index=-100"
             if r.random() < 0.4:
                 extra += f", label_smoothing={r.choice([0.05, 0.1, 0.3])}"
             return self.add_with(f"F.cross_entropy({a}, {aux[0].name}{extra}{red})", aux=[aux])
@@ -957,7 +962,9 @@ class Generator:
     def op_sdpa(self):
         r = self.rng
         torch = self.torch
-        q = self.fp32(self.pick(lambda v: v.rank in (3, 4) and v.shape[-1] <= 33 and not v.lowp and not v.aux))
+        # one program per (query block, batch element): the interpreter takes about a millisecond per program
+        q = self.fp32(self.pick(lambda v: v.rank in (3, 4) and v.shape[-1] <= 33 and not v.lowp and not v.aux
+                                and v.numel // (v.shape[-1] * v.shape[-2]) <= 64))
         if q is None:
             return None
         batch, e = q.shape[:-2], q.shape[-1]
