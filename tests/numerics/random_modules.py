@@ -3,9 +3,14 @@
 generate(seed) writes a KernelBench-format problem (module-level sizes, class Model, get_inputs,
 get_init_inputs) from the operators tritonize supports: pointwise chains, broadcasting between operands of
 different rank, views before and after reductions, reductions over random dims, softmax/log_softmax, matmul and
-linear layers, fp32/fp16/bf16 casts, odd sizes, permuted (non-contiguous) inputs. Every statement is run in
-eager PyTorch while it is generated, on a few input draws, and kept only when it is valid and its values stay in
-a safe range, so that a mismatch against the generated kernels is a bug, not rounding noise:
+linear layers, fp32/fp16/bf16 casts, odd sizes, permuted (non-contiguous) inputs; normalisations (layer, group,
+instance and batch norm in eval and training mode with buffers, F.normalize, vector norms, RMS norm); max/avg
+and adaptive pooling in 1-3 dims; reverse, exclusive and near-1 product scans; strided slices and selections,
+max/min with indices; activations; losses (mse, l1, smooth l1, huber, cross entropy with class-index inputs,
+kl_div, cosine similarity, triplet margin); small convolutions and transposed convolutions; attention (causal,
+bool-mask inputs, float masks, scale). Every statement is run in eager PyTorch while it is generated, on a few
+input draws, and kept only when it is valid and its values stay in a safe range, so that a mismatch against the
+generated kernels is a bug, not rounding noise:
 
 - values stay within +-VALUE_LIMIT (12 in 16-bit tensors), no NaN or inf: logs and square roots of |v| + 1,
   divisions by |v| + 1;
@@ -16,6 +21,11 @@ a safe range, so that a mismatch against the generated kernels is a bug, not rou
   every operation: by design, docs/ARCHITECTURE.md; more arithmetic could amplify that half-ulp);
 - square roots of |v| + 0.05 (near 0 the root amplifies a last-bit difference past 1e-4);
 - a module that casts to 16-bit has a 16-bit input or output, so the protocol compares it with 1e-2.
+- an fp32 statement is kept only when it is well conditioned: its fp32 value is within COND_TOL * (1 + |v|) of
+  the same statement in float64, both on the values as they are and on the values that are not exact moved by
+  a few ulps (a layer norm of a nearly constant row, a cosine of near-zero vectors or a cancelling sum are not);
+- integer and bool inputs (cross-entropy targets, attention masks) are drawn so that no trial can ignore every
+  target or mask a whole row.
 
 Bulk runs, outside CI (convert all, then the protocol in-process, a batch per subprocess):
 

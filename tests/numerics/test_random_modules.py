@@ -1,6 +1,7 @@
 """Random modules against eager PyTorch: random_modules.generate(seed) writes a KernelBench-format problem from
 the operators tritonize supports (pointwise chains, broadcasts, views around reductions, softmax, matmul/linear,
-16-bit casts, odd sizes, permuted inputs); it is converted, run by Triton's interpreter under the corpus protocol
+16-bit casts, odd sizes, permuted inputs, norms, pooling, scans, selections, activations, losses, convolutions,
+attention); it is converted, run by Triton's interpreter under the corpus protocol
 (protocol.py, TRIALS trials) and statically checked.
 
 A test fails on wrong numbers, a compiler crash or internal error, a generated file that does not run, or a
