@@ -86,6 +86,16 @@ REGRESSIONS = {
     "sdpa_one_query": (one_input("F.scaled_dot_product_attention(x, x, x)", "torch.randn(2, 1, 3)"), None),
     "sdpa_value_dim_one": (one_input("F.scaled_dot_product_attention(x, x, x[..., :1])", "torch.randn(2, 3, 16)"),
                            None),
+    # a convolution with a single output position (batch 1, one output element per channel): its store dropped the
+    # position axis of the [BLOCK_CO, BLOCK_P] tile (random seed 1286), and with 8+ output channels (tl.dot) the
+    # input tile was [BLOCK_K, 1] ("accumulator shape is incompatible")
+    "conv_one_position": (one_input("F.conv1d(x, x[:, :, :2].expand(2, 16, 2), stride=3)", "torch.randn(1, 16, 3)"),
+                          None),
+    "conv_one_position_dot": (one_input("F.conv1d(x, x[:, :, :2].expand(16, 3, 2))", "torch.randn(1, 3, 2)"), None),
+    "convt_one_position_dot": (one_input("F.conv_transpose1d(x, x.transpose(0, 1).expand(3, 16, 1))",
+                                         "torch.randn(1, 3, 1)"), None),
+    "conv2d_one_position": (one_input("F.conv2d(x, x[:, :, :2, :2].expand(2, 3, 2, 2), stride=2)",
+                                      "torch.randn(1, 3, 2, 3)"), None),
 }
 
 # Seeds that hit a known bug (a strict xfail: once the bug is fixed, take the seed off the list).
