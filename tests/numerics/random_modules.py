@@ -23,7 +23,8 @@ generated kernels is a bug, not rounding noise:
 - a module that casts to 16-bit has a 16-bit input or output, so the protocol compares it with 1e-2.
 - an fp32 statement is kept only when it is well conditioned: its fp32 value is within COND_TOL * (1 + |v|) of
   the same statement in float64, both on the values as they are and on the values that are not exact moved by
-  a few ulps (a layer norm of a nearly constant row, a cosine of near-zero vectors or a cancelling sum are not);
+  a few ulps and by up to their own error bound (the largest difference seen when they were made): a layer norm
+  of a nearly constant row, a cosine of near-zero vectors, a cancelling sum or the sign of rounding noise are not;
 - integer and bool inputs (cross-entropy targets, attention masks) are drawn so that no trial can ignore every
   target or mask a whole row.
 
@@ -48,7 +49,7 @@ SIZES = [1, 1, 2, 3, 3, 4, 5, 7, 7, 8, 16, 17, 17, 33]
 LOWP = ("torch.float16", "torch.bfloat16")
 EVAL_DRAWS = 3
 # Conditioning (Generator.conditioned): fp32 within COND_TOL * (1 + |exact|) of float64, also with the values
-# that are not exact moved by COND_PERTURB relative (4 ulps); the protocol's tolerance is 1e-4 * (1 + |ref|).
+# that are not exact moved by COND_PERTURB relative (4 ulps) and by their error bound; the protocol's tolerance is 1e-4 * (1 + |ref|).
 COND_TOL = 2e-5
 COND_PERTURB = 2.0 ** -22
 # One seed in BIG_EVERY starts from one of these: rows long enough to loop (> 16384), columns of 257+ rows (the
@@ -72,6 +73,7 @@ class Var:
         # rounds at explicit casts and stores only), so it may only be viewed, cast and returned: any further
         # arithmetic (a cancelling subtraction, an exp) could amplify that half-ulp past the tolerance.
         self.terminal = False
+        self.err = 0.0  # a bound on its difference from the exact value (Generator.conditioned)
         self.aux = False  # an input that is not a float randn (class indices, a bool mask): read by its op only
 
     @property
@@ -164,7 +166,8 @@ class Generator:
                 return None
             samples.append(value)
         used = [v for v in self.vars if re.search(rf"\b{v.name}\b", expr)]
-        if not self.conditioned(expr, samples, used):
+        err = self.conditioned(expr, samples, used)
+        if err is None:
             return None
         name = f"t{self.n}"
         self.n += 1
@@ -173,6 +176,7 @@ class Generator:
             used = [v for v in self.vars if re.search(rf"\b{v.name}\b", expr)]
             lowp_ops = max([v.lowp_ops for v in used if v.lowp] + [0]) + (1 if lowp_step else 0)
         var = Var(name, samples, exact, lowp_ops)
+        var.err = 0.0 if exact else err
         used = [v for v in self.vars if re.search(rf"\b{v.name}\b", expr)]
         var.terminal = any(v.terminal for v in used) or (var.lowp and lowp_ops > 0)
         self.lines.append(f"{name} = {expr}")
@@ -180,7 +184,8 @@ class Generator:
         return var
 
     def env64(self, draw, perturb):
-        """env(draw) in float64; with perturb, every value that is not exact moved by a few fp32 ulps."""
+        """env(draw) in float64; with perturb, every value that is not exact moved by a few fp32 ulps and by up
+        to its error bound (Var.err)."""
         import copy
         torch = self.torch
         gen = torch.Generator().manual_seed(7919 * self.seed + draw)
@@ -191,6 +196,8 @@ class Generator:
                 t = t.double()
                 if perturb and not v.exact:
                     t = t * (1 + COND_PERTURB * torch.randn(t.shape, generator=gen, dtype=torch.float64))
+                    if v.err:
+                        t = t + v.err * (2 * torch.rand(t.shape, generator=gen, dtype=torch.float64) - 1)
             env[v.name] = t
         params = {}
         for k, p in self.param_values[draw].items():
@@ -203,12 +210,15 @@ class Generator:
 
     def conditioned(self, expr, samples, used):
         """Whether fp32 `expr` is within COND_TOL of the same expression in float64, on the values as they are
-        and on the values that are not exact moved by a few ulps: a statement that is not (a cancellation, a
-        norm of a nearly constant row, a division by a small norm) could differ between two correct fp32
-        implementations by more than the protocol's tolerance."""
+        and on the values that are not exact moved by a few ulps and by up to their own error bound: a statement
+        that is not (a cancellation, a norm of a nearly constant row, a division by a small norm, the sign of a
+        value that is rounding noise) could differ between two correct fp32 implementations by more than the
+        protocol's tolerance. Returns None when it is not, else the result's error bound (the largest
+        difference seen, in absolute terms)."""
         torch = self.torch
         if any(s.dtype != torch.float32 for s in samples) or any(v.lowp for v in used):
-            return True  # 16-bit values follow the terminal rule instead
+            return 0.0  # 16-bit values follow the terminal rule instead
+        err = 0.0
         for d in range(EVAL_DRAWS):
             got = samples[d].double()
             for perturb in (False, True):
@@ -217,13 +227,15 @@ class Generator:
                         warnings.simplefilter("ignore")
                         ref = eval(expr, self.env64(d, perturb))
                 except Exception:
-                    return False
+                    return None
                 if not isinstance(ref, torch.Tensor) or ref.shape != got.shape:
-                    return False
+                    return None
                 ref = ref.double()
                 if not torch.isfinite(ref).all() or ((got - ref).abs() > COND_TOL * (1 + ref.abs())).any():
-                    return False
-        return True
+                    return None
+                if got.numel():
+                    err = max(err, (got - ref).abs().max().item())
+        return err
 
     def pick(self, pred=lambda v: True, recent=True, terminal=False):
         cands = [v for v in self.vars if not v.aux and pred(v) and (terminal or not v.terminal)]
