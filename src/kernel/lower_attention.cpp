@@ -275,6 +275,7 @@ void lower_attention(KernelJob& job) {
     ve.clear_cache();
     ve.index[R - 1] = row(cv);
     ve.axis_mask = {row_ok, ev_ok(i)};
+    ve.axis_anchor = {col(rm), row(cv)};
     ve.keep_in_cache(at, group_map(g, at), out);  // size-1 dims map to -1, as consumers read it
     for (auto* o : g.outputs) ve.store(o, group_map(g, o), ve.value(o, group_map(g, o)));
   }

@@ -503,6 +503,9 @@ void lower_conv(KernelJob& job) {
     run *= isize[d];
   }
   if (dense) x_off = sp;
+  // A single output position leaves every input index a scalar: the input tile still spans BLOCK_P positions
+  // (the dot and the outer product need its shape), all reading that one.
+  if (positions == 1 && !dense && rp) x_off = sum(x_off, b.mul(rp, b.i(0)));
   if (valid) valid = assign(kbody, "valid", valid);
   const TExpr* x_ptrs = assign(kbody, "x_ptrs", x_off ? b.add(b.var("x_base"), x_off) : b.var("x_base"));
   const TExpr* w_ptrs = assign(kbody, "w_ptrs", w_off ? b.add(b.var("w_base"), w_off) : b.var("w_base"));
@@ -567,6 +570,9 @@ void lower_conv(KernelJob& job) {
     if (phased[d] && osize[d] % stride[d]) p_mask = b.band(p_mask, b.lt(b.expand(o[d], "None, :"), b.i(osize[d])));
   }
   ve.axis_mask = {cog % block_co == 0 ? nullptr : b.lt(b.expand(rc, ":, None"), COG), p_mask};
+  // A single output position (or channel) is still a padded tile axis: the store spans it, masked.
+  ve.axis_anchor = {block_co > 1 ? b.expand(rc, ":, None") : nullptr,
+                    block_p > 1 ? b.expand(rp ? rp : sp, "None, :") : nullptr};
   ve.keep_in_cache(conv, group_map(g, conv), b.var("acc"));
   for (auto* out : g.outputs) ve.store(out, group_map(g, out), ve.value(out, group_map(g, out)));
 

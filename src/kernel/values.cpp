@@ -445,10 +445,23 @@ void ValueEmitter::store(const Node* n, const std::vector<int>& map, const TExpr
     out->push_back(TileBuilder::comment("0-d result: the [1, 1] tile holds its one element"));
     off = b_.mul(b_.i(0), store_anchor);
   }
+  const TExpr* mask = mask_for(per_dim);
+  for (size_t a = 0; a < axis_anchor.size(); ++a) {
+    if (!axis_anchor[a]) continue;
+    bool spanned = false;
+    for (size_t d = 0; d < per_dim.size(); ++d) {
+      spanned = spanned || (rep_[d] == static_cast<int>(d) && per_dim[d] != 0 && axis_of[d] == static_cast<int>(a));
+    }
+    if (spanned) continue;
+    // x + anchor * 0: the pointer takes the value's tile shape; the axis's mask keeps one element of it
+    const TExpr* zero = b_.mul(axis_anchor[a], b_.i(0));
+    off = off ? b_.add(off, zero) : zero;
+    if (a < axis_mask.size() && axis_mask[a]) mask = mask ? b_.band(mask, axis_mask[a]) : axis_mask[a];
+  }
   if (off) ptr = b_.add(ptr, off);
   if (is_floating(n->dtype)) v = b_.op(TOp::Cast, {v, b_.op(TOp::ElementTy, {ptr_base(n)})});
   else v = b_.cast(v, n->dtype);
-  out->push_back(TileBuilder::store(ptr, v, mask_for(per_dim)));
+  out->push_back(TileBuilder::store(ptr, v, mask));
 }
 
 int64_t ValueEmitter::run_size(int rep) const {

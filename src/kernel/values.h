@@ -60,6 +60,10 @@ class ValueEmitter {
   std::function<const TExpr*(const Node*)> on_window;
   // In kernels whose values are all tiles: an index tile that shapes the pointer of a 0-d store.
   const TExpr* store_anchor = nullptr;
+  // Per tile axis (or null): an index tile that every store spans, with that axis's mask, even when the stored
+  // tensor has size 1 along the axis (its dim maps to no kernel dim): attention's value tile has BLOCK_M rows
+  // for a single query and BLOCK_EV columns for a value dim of 1.
+  std::vector<const TExpr*> axis_anchor;
   // Values of a loop body depend on the loop variable: the kind clears the cache around loops.
   void clear_cache() { cache_.clear(); }
   void keep_in_cache(const Node* n, const std::vector<int>& map, const TExpr* value);

@@ -3,9 +3,14 @@
 generate(seed) writes a KernelBench-format problem (module-level sizes, class Model, get_inputs,
 get_init_inputs) from the operators tritonize supports: pointwise chains, broadcasting between operands of
 different rank, views before and after reductions, reductions over random dims, softmax/log_softmax, matmul and
-linear layers, fp32/fp16/bf16 casts, odd sizes, permuted (non-contiguous) inputs. Every statement is run in
-eager PyTorch while it is generated, on a few input draws, and kept only when it is valid and its values stay in
-a safe range, so that a mismatch against the generated kernels is a bug, not rounding noise:
+linear layers, fp32/fp16/bf16 casts, odd sizes, permuted (non-contiguous) inputs; normalisations (layer, group,
+instance and batch norm in eval and training mode with buffers, F.normalize, vector norms, RMS norm); max/avg
+and adaptive pooling in 1-3 dims; reverse, exclusive and near-1 product scans; strided slices and selections,
+max/min with indices; activations; losses (mse, l1, smooth l1, huber, cross entropy with class-index inputs,
+kl_div, cosine similarity, triplet margin); small convolutions and transposed convolutions; attention (causal,
+bool-mask inputs, float masks, scale). Every statement is run in eager PyTorch while it is generated, on a few
+input draws, and kept only when it is valid and its values stay in a safe range, so that a mismatch against the
+generated kernels is a bug, not rounding noise:
 
 - values stay within +-VALUE_LIMIT (12 in 16-bit tensors), no NaN or inf: logs and square roots of |v| + 1,
   divisions by |v| + 1;
@@ -16,6 +21,12 @@ a safe range, so that a mismatch against the generated kernels is a bug, not rou
   every operation: by design, docs/ARCHITECTURE.md; more arithmetic could amplify that half-ulp);
 - square roots of |v| + 0.05 (near 0 the root amplifies a last-bit difference past 1e-4);
 - a module that casts to 16-bit has a 16-bit input or output, so the protocol compares it with 1e-2.
+- an fp32 statement is kept only when it is well conditioned: its fp32 value is within COND_TOL * (1 + |v|) of
+  the same statement in float64, both on the values as they are and on the values that are not exact moved by
+  a few ulps and by up to their own error bound (the largest difference seen when they were made): a layer norm
+  of a nearly constant row, a cosine of near-zero vectors, a cancelling sum or the sign of rounding noise are not;
+- integer and bool inputs (cross-entropy targets, attention masks) are drawn so that no trial can ignore every
+  target or mask a whole row.
 
 Bulk runs, outside CI (convert all, then the protocol in-process, a batch per subprocess):
 
@@ -28,6 +39,7 @@ import re
 import subprocess
 import sys
 import types
+import warnings
 from pathlib import Path
 
 VALUE_LIMIT = 60.0
@@ -36,6 +48,10 @@ MAX_NUMEL = 6144
 SIZES = [1, 1, 2, 3, 3, 4, 5, 7, 7, 8, 16, 17, 17, 33]
 LOWP = ("torch.float16", "torch.bfloat16")
 EVAL_DRAWS = 3
+# Conditioning (Generator.conditioned): fp32 within COND_TOL * (1 + |exact|) of float64, also with the values
+# that are not exact moved by COND_PERTURB relative (4 ulps) and by their error bound; the protocol's tolerance is 1e-4 * (1 + |ref|).
+COND_TOL = 2e-5
+COND_PERTURB = 2.0 ** -22
 # One seed in BIG_EVERY starts from one of these: rows long enough to loop (> 16384), columns of 257+ rows (the
 # cooperative column blocks), still quick for the interpreter.
 BIG_SHAPES = [[2, 16411], [16411], [300, 64], [3, 257, 33], [20000, 1], [1, 17000], [2, 130, 129]]
@@ -57,6 +73,8 @@ class Var:
         # rounds at explicit casts and stores only), so it may only be viewed, cast and returned: any further
         # arithmetic (a cancelling subtraction, an exp) could amplify that half-ulp past the tolerance.
         self.terminal = False
+        self.err = 0.0  # a bound on its difference from the exact value (Generator.conditioned)
+        self.aux = False  # an input that is not a float randn (class indices, a bool mask): read by its op only
 
     @property
     def shape(self):
@@ -87,12 +105,13 @@ class Generator:
         self.rng = random.Random(seed)
         self.seed = seed
         self.sizes = {}  # value -> module-level name
-        self.inputs = []  # (name, shape, dtype expression)
+        self.inputs = []  # (name, shape, dtype expression, get_inputs expression or None for randn)
         self.params = []  # (__init__ line, name)
         self.lines = []  # forward statements
         self.vars = []
         self.n = 0
         self.uses_lowp_cast = False
+        self.pcount = 0
         self.max_numel = MAX_NUMEL
 
     # ------------------------------------------------------------------------------------------- helpers
@@ -118,7 +137,8 @@ class Generator:
         env = {"torch": self.torch, "F": self.torch.nn.functional}
         for v in self.vars:
             env[v.name] = v.samples[draw]
-        env["self"] = types.SimpleNamespace(**self.param_values[draw])
+        env["self"] = types.SimpleNamespace(**{k: p.clone() if isinstance(p, self.torch.Tensor) else p
+                                                for k, p in self.param_values[draw].items()})
         return env
 
     def try_add(self, expr, exact=False, lowp_step=True):
@@ -127,7 +147,8 @@ class Generator:
         samples = []
         for d in range(EVAL_DRAWS):
             try:
-                with torch.no_grad():
+                with torch.no_grad(), warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
                     value = eval(expr, self.env(d))
             except Exception:
                 return None
@@ -144,6 +165,10 @@ class Generator:
             if v.abs().max().item() > limit:
                 return None
             samples.append(value)
+        used = [v for v in self.vars if re.search(rf"\b{v.name}\b", expr)]
+        err = self.conditioned(expr, samples, used)
+        if err is None:
+            return None
         name = f"t{self.n}"
         self.n += 1
         lowp_ops = 0
@@ -151,14 +176,69 @@ class Generator:
             used = [v for v in self.vars if re.search(rf"\b{v.name}\b", expr)]
             lowp_ops = max([v.lowp_ops for v in used if v.lowp] + [0]) + (1 if lowp_step else 0)
         var = Var(name, samples, exact, lowp_ops)
+        var.err = 0.0 if exact else err
         used = [v for v in self.vars if re.search(rf"\b{v.name}\b", expr)]
         var.terminal = any(v.terminal for v in used) or (var.lowp and lowp_ops > 0)
         self.lines.append(f"{name} = {expr}")
         self.vars.append(var)
         return var
 
+    def env64(self, draw, perturb):
+        """env(draw) in float64; with perturb, every value that is not exact moved by a few fp32 ulps and by up
+        to its error bound (Var.err)."""
+        import copy
+        torch = self.torch
+        gen = torch.Generator().manual_seed(7919 * self.seed + draw)
+        env = {"torch": torch, "F": torch.nn.functional}
+        for v in self.vars:
+            t = v.samples[draw]
+            if t.is_floating_point():
+                t = t.double()
+                if perturb and not v.exact:
+                    t = t * (1 + COND_PERTURB * torch.randn(t.shape, generator=gen, dtype=torch.float64))
+                    if v.err:
+                        t = t + v.err * (2 * torch.rand(t.shape, generator=gen, dtype=torch.float64) - 1)
+            env[v.name] = t
+        params = {}
+        for k, p in self.param_values[draw].items():
+            if isinstance(p, torch.Tensor):
+                params[k] = p.double() if p.is_floating_point() else p.clone()
+            else:
+                params[k] = copy.deepcopy(p).double()
+        env["self"] = types.SimpleNamespace(**params)
+        return env
+
+    def conditioned(self, expr, samples, used):
+        """Whether fp32 `expr` is within COND_TOL of the same expression in float64, on the values as they are
+        and on the values that are not exact moved by a few ulps and by up to their own error bound: a statement
+        that is not (a cancellation, a norm of a nearly constant row, a division by a small norm, the sign of a
+        value that is rounding noise) could differ between two correct fp32 implementations by more than the
+        protocol's tolerance. Returns None when it is not, else the result's error bound (the largest
+        difference seen, in absolute terms)."""
+        torch = self.torch
+        if any(s.dtype != torch.float32 for s in samples) or any(v.lowp for v in used):
+            return 0.0  # 16-bit values follow the terminal rule instead
+        err = 0.0
+        for d in range(EVAL_DRAWS):
+            got = samples[d].double()
+            for perturb in (False, True):
+                try:
+                    with torch.no_grad(), warnings.catch_warnings():
+                        warnings.simplefilter("ignore")
+                        ref = eval(expr, self.env64(d, perturb))
+                except Exception:
+                    return None
+                if not isinstance(ref, torch.Tensor) or ref.shape != got.shape:
+                    return None
+                ref = ref.double()
+                if not torch.isfinite(ref).all() or ((got - ref).abs() > COND_TOL * (1 + ref.abs())).any():
+                    return None
+                if got.numel():
+                    err = max(err, (got - ref).abs().max().item())
+        return err
+
     def pick(self, pred=lambda v: True, recent=True, terminal=False):
-        cands = [v for v in self.vars if pred(v) and (terminal or not v.terminal)]
+        cands = [v for v in self.vars if not v.aux and pred(v) and (terminal or not v.terminal)]
         if not cands:
             return None
         if recent and self.rng.random() < 0.7:
@@ -209,7 +289,7 @@ class Generator:
                     r.shuffle(perm)
             stored = list(shape) if perm is None else [shape[p] for p in _inverse(perm)]
             name = "xyzw"[i]
-            self.inputs.append((name, stored, dtype))
+            self.inputs.append((name, stored, dtype, None))
             samples = [torch.randn(*stored, generator=g).to(eval(dtype, {"torch": torch})) for g in draws]
             self.vars.append(Var(name, samples, exact=True, lowp_ops=0))
             if perm is not None:  # the stored layout stays usable too
@@ -247,7 +327,7 @@ class Generator:
         torch = self.torch
         cands = []
         for w in self.vars:
-            if w.terminal:
+            if w.terminal or w.aux:
                 continue
             try:
                 shape = torch.broadcast_shapes(v.shape, w.shape)
@@ -291,7 +371,7 @@ class Generator:
         k = r.randint(1, v.rank) if v.rank else 0
         shape = list(v.shape[v.rank - k:]) if k else [1]
         shape = [s if r.random() < 0.7 else 1 for s in shape]
-        name = f"p{len(self.params)}"
+        name = self.param_name()
         init = f"nn.Parameter(torch.randn({self.shape_expr(shape)}) * 0.5)"
         vals = self.torch.randn(*shape) * 0.5
         for d in range(EVAL_DRAWS):
@@ -407,7 +487,7 @@ class Generator:
         k = v.shape[-1]
         n = r.choice([1, 3, 5, 8, 16, 17])
         torch = self.torch
-        pname = f"p{len(self.params)}"
+        pname = self.param_name()
         c = r.random()
         if c < 0.45:  # nn.Linear
             bias = r.random() < 0.7
@@ -469,12 +549,12 @@ class Generator:
         elif c < 0.65:
             expr = r.choice([f"{a}.flip({d})", f"torch.flip({a}, dims=({d},))"])
         elif c < 0.85:  # cat with a same-shaped var (or itself, transformed)
-            same = [w for w in self.vars if w.shape == shape and w.dtype == v.dtype and w.terminal == v.terminal]
+            same = [w for w in self.vars if not w.aux and w.shape == shape and w.dtype == v.dtype and w.terminal == v.terminal]
             w = r.choice(same)
             fn = r.choice(["torch.cat", "torch.concat"])
             expr = f"{fn}([{a}, {w.name}], dim={d})" if r.random() < 0.7 else f"{fn}([{a}, -{w.name}, {a}], dim={d})"
         else:
-            same = [w for w in self.vars if w.shape == shape and w.dtype == v.dtype and w.terminal == v.terminal]
+            same = [w for w in self.vars if not w.aux and w.shape == shape and w.dtype == v.dtype and w.terminal == v.terminal]
             w = r.choice(same)
             expr = f"torch.stack([{a}, {w.name}], dim={r.randint(0, rank)})"
         return self.try_add(expr, exact=v.exact, lowp_step=False)
@@ -500,6 +580,440 @@ class Generator:
         kd = ", keepdim=True" if r.random() < 0.5 else ""
         return self.try_add(f"torch.{fn}({v.name}, dim={d}{kd}).float() * 0.25", exact=True)
 
+    # ------------------------------------------------------------------------- parameters, buffers, aux inputs
+    def param_name(self):
+        self.pcount += 1
+        return f"p{self.pcount - 1}"
+
+    def new_param(self, shape, scale=0.5, offset=0.0, kind="parameter"):
+        """A parameter (or buffer) of `shape` drawn as randn * scale + offset (rand when kind='rand_buffer');
+        returns (name, __init__ line). The line is kept only when the statement is (commit)."""
+        torch = self.torch
+        name = self.param_name()
+        sh = self.shape_expr(shape)
+        if kind == "buffer":
+            value = torch.randn(*shape) * scale + offset
+            line = f'self.register_buffer("{name}", torch.randn({sh}) * {scale} + {offset})'
+        elif kind == "var_buffer":  # positive, as a running variance
+            value = torch.rand(*shape) * scale + offset
+            line = f'self.register_buffer("{name}", torch.rand({sh}) * {scale} + {offset})'
+        else:
+            value = torch.randn(*shape) * scale + offset
+            line = f"self.{name} = nn.Parameter(torch.randn({sh}) * {scale}{f' + {offset}' if offset else ''})"
+        for d in range(EVAL_DRAWS):
+            self.param_values[d][name] = value
+        return name, line
+
+    def new_module(self, ctor, init):
+        """An nn module `init` (its source) built as `ctor()` for the eager evaluation; returns (name, line)."""
+        name = self.param_name()
+        module = ctor()
+        for d in range(EVAL_DRAWS):
+            self.param_values[d][name] = module
+        return name, f"self.{name} = {init}"
+
+    def add_with(self, expr, lines=(), aux=(), exact=False):
+        """try_add(expr) with the parameters `lines` and the aux inputs `aux` ((Var, input entry)) it needs."""
+        for var, _ in aux:
+            self.vars.append(var)
+        out = self.try_add(expr, exact=exact)
+        for var, _ in aux:
+            self.vars.remove(var)
+        if out is not None:
+            for var, entry in aux:
+                self.vars.append(var)
+                self.inputs.append(entry)
+            self.params.extend((line, None) for line in lines)
+        return out
+
+    def aux_input(self, prefix, shape, make, expr):
+        """An input other than randn (class indices, a bool mask): make(generator) draws one; expr is its
+        get_inputs spelling. Returns (Var, input entry) for add_with."""
+        torch = self.torch
+        name = f"{prefix}{len(self.inputs)}"
+        samples = [make(torch.Generator().manual_seed(1000 * self.seed + 500 + 10 * len(self.inputs) + d))
+                   for d in range(EVAL_DRAWS)]
+        var = Var(name, samples, exact=True, lowp_ops=0)
+        var.aux = True
+        return var, (name, list(shape), str(samples[0].dtype), expr)
+
+    def partner(self, v, same_shape=True):
+        """Another fp32 var of v's shape (v itself when there is none)."""
+        cands = [w for w in self.vars if w is not v and not w.terminal and not w.aux and not w.lowp
+                 and w.shape == v.shape]
+        return self.rng.choice(cands) if cands and self.rng.random() < 0.9 else v
+
+    # ---------------------------------------------------------------------------------------- normalisations
+    def op_norm(self):
+        r = self.rng
+        v = self.fp32(self.pick(lambda v: v.rank >= 1 and v.numel > 1 and not v.lowp))
+        if v is None:
+            return None
+        a, shape, rank = v.name, v.shape, v.rank
+        eps = r.choice(["", ", eps=1e-5", ", eps=1e-3"])
+        c = r.random()
+        lines = []
+        if c < 0.22:  # layer_norm over 1 or 2 trailing dims, with or without weight and bias
+            k = r.randint(1, min(2, rank))
+            ns = list(shape[rank - k:])
+            nsx = f"({ns[0]},)" if k == 1 else f"({ns[0]}, {ns[1]})"
+            if r.random() < 0.25:
+                aff = r.random() < 0.6
+                bias = r.random() < 0.7
+                torch = self.torch
+                name, line = self.new_module(
+                    lambda: torch.nn.LayerNorm(ns, elementwise_affine=aff, bias=bias),
+                    f"nn.LayerNorm({nsx}{'' if aff else ', elementwise_affine=False'}{'' if bias else ', bias=False'})")
+                return self.add_with(f"self.{name}({a})", [line])
+            w = b = "None"
+            if r.random() < 0.6:
+                w, line = self.new_param(ns, 0.3, 1.0)
+                lines.append(line)
+                w = f"self.{w}"
+            if r.random() < 0.6:
+                b, line = self.new_param(ns, 0.3)
+                lines.append(line)
+                b = f"self.{b}"
+            expr = r.choice([f"F.layer_norm({a}, {nsx}, {w}, {b}{eps})", f"F.layer_norm({a}, {nsx}{eps})"
+                             if w == b == "None" else f"F.layer_norm({a}, {nsx}, weight={w}, bias={b}{eps})"])
+            return self.add_with(expr, lines)
+        if c < 0.34 and rank >= 2:  # group_norm
+            ch = shape[1]
+            # groups of one value ([N, C] input, C groups) are a located rejection of tritonize: not generated
+            gs = [d for d in range(1, ch + 1) if ch % d == 0 and (rank > 2 or d < ch)]
+            if not gs:
+                return None
+            g = r.choice(gs)
+            w = b = ""
+            if r.random() < 0.6:
+                wn, line = self.new_param([ch], 0.3, 1.0)
+                bn, line2 = self.new_param([ch], 0.3)
+                lines += [line, line2]
+                w = f", self.{wn}, self.{bn}"
+            return self.add_with(f"F.group_norm({a}, {g}{w}{eps})", lines)
+        if c < 0.42 and rank >= 3:  # instance_norm
+            ch = shape[1]
+            w = ""
+            if r.random() < 0.5:
+                wn, line = self.new_param([ch], 0.3, 1.0)
+                bn, line2 = self.new_param([ch], 0.3)
+                lines += [line, line2]
+                w = f", weight=self.{wn}, bias=self.{bn}"
+            return self.add_with(f"F.instance_norm({a}{w}{eps})", lines)
+        if c < 0.58 and 2 <= rank <= 5:  # batch_norm: eval with running buffers, or training
+            ch = shape[1]
+            rm, l1 = self.new_param([ch], 0.2, 0.0, kind="buffer")
+            rv, l2 = self.new_param([ch], 1.0, 0.5, kind="var_buffer")
+            lines += [l1, l2]
+            w = ""
+            if r.random() < 0.6:
+                wn, line = self.new_param([ch], 0.3, 1.0)
+                bn, line2 = self.new_param([ch], 0.3)
+                lines += [line, line2]
+                w = f", self.{wn}, self.{bn}"
+            if r.random() < 0.5:
+                return self.add_with(f"F.batch_norm({a}, self.{rm}, self.{rv}{w}, training=False{eps})", lines)
+            if r.random() < 0.3 and rank in (2, 3, 4, 5):
+                torch = self.torch
+                cls = {2: "BatchNorm1d", 3: "BatchNorm1d", 4: "BatchNorm2d", 5: "BatchNorm3d"}[rank]
+                mom = r.choice([None, 0.1, 0.3])
+                name, line = self.new_module(lambda: getattr(torch.nn, cls)(ch, momentum=mom),
+                                             f"nn.{cls}({self.size_name(ch)}, momentum={mom})")
+                return self.add_with(f"self.{name}({a})", [line])
+            mom = r.choice(["", ", momentum=0.3", ", momentum=0.05"])
+            return self.add_with(f"F.batch_norm({a}, self.{rm}, self.{rv}{w}, training=True{mom}{eps})", lines)
+        d = r.randrange(rank) - (rank if r.random() < 0.3 else 0)
+        kd = ", keepdim=True" if r.random() < 0.5 else ""
+        if c < 0.7:
+            p = r.choice(["1", "2", "2.0", "1.0", "3"])
+            return self.try_add(r.choice([f"F.normalize({a}, p={p}, dim={d})", f"F.normalize({a}, dim={d})"]))
+        if c < 0.85:
+            p = r.choice(["1", "2", "3", "float('inf')"])
+            dims = f"({d}, {(d + 1) % rank - rank})" if rank >= 2 and r.random() < 0.3 and (d + 1) % rank != d % rank else f"{d}"
+            if p == "float('inf')" or p == "3" or r.random() < 0.5:
+                expr = f"torch.linalg.vector_norm({a}, ord={p}, dim={dims}{kd})"
+            else:
+                expr = r.choice([f"torch.norm({a}, p={p}, dim={dims}{kd})", f"{a}.norm(p={p}, dim={dims}{kd})",
+                                 f"torch.norm({a})"])
+            return self.try_add(expr)
+        # hand-written RMS norm (or F.rms_norm) over the last dim
+        n = shape[-1]
+        wn, line = self.new_param([n], 0.3, 1.0)
+        e = r.choice(["1e-6", "1e-5"])
+        expr = r.choice([f"{a} * torch.rsqrt({a}.pow(2).mean(-1, keepdim=True) + {e}) * self.{wn}",
+                         f"{a} / torch.sqrt(torch.mean({a} * {a}, dim=-1, keepdim=True) + {e}) * self.{wn}",
+                         f"F.rms_norm({a}, ({n},), self.{wn}, eps={e})"])
+        return self.add_with(expr, [line])
+
+    # ---------------------------------------------------------------------------------------------- pooling
+    def op_pool(self):
+        r = self.rng
+        nd = r.choice([1, 1, 2, 2, 3])
+        v = self.pick(lambda v: nd + 1 <= v.rank <= nd + 2 and not v.aux)
+        if v is None:
+            return None
+        v = self.fp32(v)
+        a = v.name
+        spatial = v.shape[v.rank - nd:]
+
+        def per_dim(fn):
+            vals = [fn(s) for s in spatial]
+            return str(vals[0]) if nd == 1 or (len(set(vals)) == 1 and r.random() < 0.5) else f"({', '.join(map(str, vals))})"
+        c = r.random()
+        if c < 0.3:  # adaptive
+            fn = r.choice(["adaptive_avg_pool", "adaptive_max_pool"])
+            out = per_dim(lambda s: r.randint(1, s))
+            expr = f"F.{fn}{nd}d({a}, {out})"
+            if fn == "adaptive_max_pool" and r.random() < 0.2:
+                return self.try_add(f"F.{fn}{nd}d({a}, {out}, return_indices=True)[1].float() * 0.25", exact=True)
+            return self.try_add(expr, exact=v.exact and fn == "adaptive_max_pool", lowp_step=fn != "adaptive_max_pool")
+        ks = [r.randint(1, min(4, s)) for s in spatial]
+        k = str(ks[0]) if nd == 1 or len(set(ks)) == 1 else f"({', '.join(map(str, ks))})"
+        args = [a, k]
+        if r.random() < 0.6:
+            args.append(f"stride={r.choice([1, 2, 2, 3])}")
+        if r.random() < 0.4:
+            args.append(f"padding={r.randint(0, min(ks) // 2)}")
+        if c < 0.65:  # max
+            if r.random() < 0.3:
+                args.append(f"dilation={r.choice([1, 2])}")
+            if r.random() < 0.3:
+                args.append("ceil_mode=True")
+            if r.random() < 0.15:
+                return self.try_add(f"F.max_pool{nd}d({', '.join(args)}, return_indices=True)[1].float() * 0.25",
+                                    exact=True)
+            return self.try_add(f"F.max_pool{nd}d({', '.join(args)})", exact=v.exact, lowp_step=False)
+        if r.random() < 0.3:
+            args.append("ceil_mode=True")
+        if r.random() < 0.3:
+            args.append("count_include_pad=False")
+        if nd > 1 and r.random() < 0.2:
+            args.append(f"divisor_override={r.randint(1, 5)}")
+        return self.try_add(f"F.avg_pool{nd}d({', '.join(args)})")
+
+    # ------------------------------------------------------------------------------------------- scans
+    def op_scan2(self):
+        """Reverse and exclusive scans, cumprod near 1."""
+        r = self.rng
+        v = self.fp32(self.pick(lambda v: v.rank >= 1 and not v.lowp and not v.aux))
+        if v is None:
+            return None
+        a = v.name
+        d = r.randrange(v.rank)
+        c = r.random()
+        if c < 0.3:
+            expr = f"torch.flip(torch.cumsum(torch.flip({a}, dims=[{d}]), dim={d}), dims=[{d}])" if r.random() < 0.5 \
+                else f"{a}.flip({d}).cumsum({d}).flip({d})"
+        elif c < 0.5:
+            expr = f"torch.cumsum({a}, dim={d}) - {a}"
+        elif c < 0.75 and v.shape[d] >= 2:
+            pre = ":, " * d
+            expr = (f"torch.cat([torch.zeros_like({a}[{pre}:1]), torch.cumsum({a}, dim={d})[{pre}:-1]], dim={d})")
+        else:
+            s = r.choice(["0.05", "0.1", "0.2"])
+            expr = r.choice([f"torch.cumprod(1 + {s} * torch.tanh({a}), dim={d})",
+                             f"torch.cumprod(1 + {s} * torch.tanh({a}).flip({d}), dim={d}).flip({d})"])
+        return self.try_add(expr)
+
+    # ------------------------------------------------------------------------------------------- selections
+    def op_select(self):
+        """Strided slices, x[..., i], and torch.max/min with a dim (values and indices)."""
+        r = self.rng
+        v = self.pick(lambda v: v.rank >= 1 and max(v.shape) >= 2 and not v.aux, terminal=True)
+        if v is None:
+            return None
+        a, shape, rank = v.name, v.shape, v.rank
+        c = r.random()
+        if c < 0.35:
+            d = r.choice([i for i, s in enumerate(shape) if s >= 2])
+            pre = ":, " * d
+            lo = r.randint(0, shape[d] - 1)
+            step = r.choice([2, 3])
+            expr = r.choice([f"{a}[{pre}{lo}::{step}]", f"{a}[{pre}::{step}]", f"{a}[{pre}{lo}:{shape[d]}:{step}]"])
+            return self.try_add(expr, exact=v.exact, lowp_step=False)
+        if c < 0.6 and rank >= 2:
+            i = r.randrange(shape[-1])
+            expr = r.choice([f"{a}[..., {i}]", f"{a}[..., {i - shape[-1]}]", f"{a}[..., {i}:]", f"{a}[..., None, {i}]"])
+            return self.try_add(expr, exact=v.exact, lowp_step=False)
+        if v.terminal or v.numel < 2:
+            return None
+        v = self.fp32(v)
+        d = r.randrange(rank) - (rank if r.random() < 0.3 else 0)
+        fn = r.choice(["max", "min"])
+        kd = ", keepdim=True" if r.random() < 0.5 else ""
+        if not v.exact:
+            return self.try_add(f"torch.{fn}({a}, dim={d}{kd}).values", exact=False)
+        expr = r.choice([f"torch.{fn}({a}, dim={d}{kd})[1].float() * 0.5",
+                         f"torch.{fn}({a}, {d}{kd}).indices.float() - 1",
+                         f"{a}.arg{fn}({d}{kd}).float()",
+                         f"torch.{fn}({a}, dim={d}{kd})[0] + torch.{fn}({a}, dim={d}{kd})[1].float()"])
+        return self.try_add(expr, exact=True)
+
+    # ------------------------------------------------------------------------------------------- activations
+    def op_act(self):
+        r = self.rng
+        v = self.fp32(self.pick(lambda v: not v.aux))
+        if v is None:
+            return None
+        a = v.name
+        al = round(r.uniform(0.2, 2.0), 2)
+        lo = -round(r.uniform(0.1, 2.0), 2)
+        hi = round(r.uniform(0.1, 2.0), 2)
+        forms = [(f"F.leaky_relu({a}, negative_slope={al / 4})", False), (f"F.leaky_relu({a})", False),
+                 (f"F.elu({a}, alpha={al})", False), (f"F.selu({a})", False), (f"F.celu({a}, alpha={al})", False),
+                 (f"F.celu({a})", False), (f"torch.selu({a})", False),
+                 (f"F.softplus({a}, beta={al}, threshold={r.choice([1, 5, 20])})", False),
+                 (f"F.softplus({a}, beta=2)", False), (f"F.hardtanh({a}, {lo}, {hi})", v.exact),
+                 (f"F.hardtanh({a}, min_val={lo}, max_val={hi})", v.exact), (f"F.hardsigmoid({a})", False),
+                 (f"F.hardswish({a})", False), (f"F.mish({a})", False), (f"F.softsign({a})", False),
+                 (f"F.gelu({a}, approximate='tanh')", False), (f"F.relu6({a})", v.exact),
+                 (f"torch.nn.functional.relu6({a} * 4)", False)]
+        expr, exact = r.choice(forms)
+        return self.try_add(expr, exact=exact)
+
+    # ---------------------------------------------------------------------------------------------- losses
+    def op_loss(self):
+        r = self.rng
+        torch = self.torch
+        v = self.fp32(self.pick(lambda v: v.rank >= 1 and not v.lowp and not v.aux))
+        if v is None:
+            return None
+        a, shape, rank = v.name, v.shape, v.rank
+        red = r.choice(["", ", reduction='mean'", ", reduction='sum'", ", reduction='none'"])
+        c = r.random()
+        b = self.partner(v).name
+        if c < 0.3:
+            forms = [f"F.mse_loss({a}, {b}{red})", f"F.l1_loss({a}, {b}{red})",
+                     f"F.smooth_l1_loss({a}, {b}{red})", f"F.smooth_l1_loss({a}, {b}{red}, beta={r.choice([0.5, 2.0, 0.0])})",
+                     f"F.huber_loss({a}, {b}{red})", f"F.huber_loss({a}, {b}{red}, delta={r.choice([0.5, 2.0])})"]
+            return self.try_add(r.choice(forms))
+        if c < 0.55 and 2 <= rank <= 4 and shape[1] >= 2:  # cross_entropy with class indices
+            n_cls = shape[1]
+            tshape = [shape[0]] + list(shape[2:])
+            tnumel = 1
+            for s in tshape:
+                tnumel *= s
+            ts = f"({self.shape_expr(tshape)},)" if len(tshape) == 1 else f"({self.shape_expr(tshape)})"
+            aux = self.aux_input("lab", tshape,
+                                 lambda g: torch.randint(0, n_cls, tshape, generator=g),
+                                 f"torch.randint(0, {self.size_name(n_cls)}, {ts})")
+            extra = ""
+            if r.random() < 0.4:
+                # an ignore_index that occurs: a mean over few targets could ignore them all (NaN)
+                extra += f", ignore_index={r.randrange(n_cls)}" if tnumel >= 12 and n_cls >= 3 else \
+                    ", ignore_index=-100"
+            if r.random() < 0.4:
+                extra += f", label_smoothing={r.choice([0.05, 0.1, 0.3])}"
+            return self.add_with(f"F.cross_entropy({a}, {aux[0].name}{extra}{red})", aux=[aux])
+        if c < 0.62 and rank >= 2:  # cross_entropy with probabilities
+            d = 1
+            return self.try_add(f"F.cross_entropy({a}, torch.softmax({b}, dim={d}){red})")
+        if c < 0.75:  # kl_div
+            d = r.randrange(rank)
+            kred = r.choice([red, ", reduction='batchmean'"])
+            if r.random() < 0.5:
+                return self.try_add(f"F.kl_div(F.log_softmax({a}, dim={d}), F.log_softmax({b}, dim={d}){kred}, log_target=True)")
+            tgt = r.choice([f"torch.softmax({b}, dim={d})", f"torch.relu({b})" if self.partner(v).exact else f"torch.sigmoid({b})"])
+            return self.try_add(f"F.kl_div(F.log_softmax({a}, dim={d}), {tgt}{kred})")
+        if c < 0.87:
+            d = r.randrange(rank) - (rank if r.random() < 0.3 else 0)
+            eps = r.choice(["", ", eps=1e-6"])
+            return self.try_add(r.choice([f"F.cosine_similarity({a}, {b}, dim={d}{eps})",
+                                          f"torch.cosine_similarity({a}, {b}, dim={d})"]))
+        if rank in (1, 2):
+            cands = [w for w in self.vars if not w.terminal and not w.aux and not w.lowp and w.shape == shape]
+            n = r.choice(cands).name
+            margin = r.choice(["", ", margin=0.5", ", margin=2.0"])
+            p = r.choice(["", ", p=1", ", p=3"])
+            swap = r.choice(["", "", ", swap=True"])
+            return self.try_add(f"F.triplet_margin_loss({a}, {b}, {n}{margin}{p}{swap}{red})")
+        return None
+
+    # ------------------------------------------------------------------------------------------ convolutions
+    def op_conv(self):
+        r = self.rng
+        nd = r.choice([1, 1, 2])
+        v = self.pick(lambda v: v.rank == nd + 2 and v.shape[1] <= 17 and not v.lowp and not v.aux
+                      and all(s >= 2 for s in v.shape[2:]))
+        if v is None:
+            v = self.pick(lambda v: v.rank == nd + 1 and v.shape[0] <= 17 and not v.lowp and not v.aux and
+                          all(s >= 2 for s in v.shape[1:]))
+            if v is None or r.random() < 0.5:
+                return None
+        v = self.fp32(v)
+        cin = v.shape[-nd - 1]
+        g = r.choice([d for d in range(1, cin + 1) if cin % d == 0]) if r.random() < 0.4 else 1
+        cout = g * r.choice([1, 2, 3, 4, 8])
+        ks = [r.randint(1, min(3, s)) for s in v.shape[-nd:]]
+        transposed = r.random() < 0.3
+        if transposed:
+            wshape = [cin, cout // g] + ks
+        else:
+            wshape = [cout, cin // g] + ks
+        fan = (cin // g) * (1 if not ks else __import__("math").prod(ks))
+        w, lines = self.new_param(wshape, round(1 / fan ** 0.5, 4))
+        lines = [lines]
+        args = [v.name, f"self.{w}"]
+        if r.random() < 0.5:
+            bn, line = self.new_param([cout], 0.1)
+            lines.append(line)
+            args.append(f"self.{bn}")
+        stride = r.choice([1, 1, 2, 3])
+        dil = r.choice([1, 1, 2])
+        if stride > 1:
+            args.append(f"stride={stride}")
+        if transposed:
+            pad = r.randint(0, dil * (min(ks) - 1))
+            if pad:
+                args.append(f"padding={pad}")
+            op = r.randrange(max(stride, dil)) if r.random() < 0.3 else 0
+            if op:
+                args.append(f"output_padding={op}")
+        else:
+            pad = r.choice([0, 0, 1, 2])
+            if pad:
+                args.append(f"padding={pad}")
+        if g > 1:
+            args.append(f"groups={g}")
+        if dil > 1:
+            args.append(f"dilation={dil}")
+        fn = f"F.conv_transpose{nd}d" if transposed else f"F.conv{nd}d"
+        return self.add_with(f"{fn}({', '.join(args)})", lines)
+
+    # ------------------------------------------------------------------------------------------- attention
+    def op_sdpa(self):
+        r = self.rng
+        torch = self.torch
+        # one program per (query block, batch element): the interpreter takes about a millisecond per program
+        q = self.fp32(self.pick(lambda v: v.rank in (3, 4) and v.shape[-1] <= 33 and not v.lowp and not v.aux
+                                and v.numel // (v.shape[-1] * v.shape[-2]) <= 64))
+        if q is None:
+            return None
+        batch, e = q.shape[:-2], q.shape[-1]
+        ks = [w for w in self.vars if not w.terminal and not w.aux and not w.lowp and w.rank == q.rank
+              and w.shape[:-2] == batch and w.shape[-1] == e]
+        k = r.choice(ks) if r.random() < 0.7 else q
+        vs = [w for w in self.vars if not w.terminal and not w.aux and not w.lowp and w.rank == q.rank
+              and w.shape[:-1] == k.shape[:-1]]
+        val = r.choice(vs) if r.random() < 0.7 else k
+        L, S = q.shape[-2], k.shape[-2]
+        args = [q.name, k.name, val.name]
+        c = r.random()
+        aux, lines = [], []
+        if c < 0.25:
+            args.append("is_causal=True")
+        elif c < 0.45 and S >= 10:
+            aux = [self.aux_input("msk", [L, S], lambda g: torch.rand(L, S, generator=g) > 0.3,
+                                  f"torch.rand({self.size_name(L)}, {self.size_name(S)}) > 0.3")]
+            args.append(f"attn_mask={aux[0][0].name}")
+        elif c < 0.6:
+            m, line = self.new_param([L, S], 1.0)
+            lines.append(line)
+            args.append(f"attn_mask=self.{m}")
+        if r.random() < 0.3:
+            args.append(f"scale={r.choice([0.1, 0.25, 0.5])}")
+        return self.add_with(f"F.scaled_dot_product_attention({', '.join(args)})", lines, aux)
+
     def op_cast(self):
         r = self.rng
         v = self.pick(terminal=True)
@@ -523,7 +1037,9 @@ class Generator:
         self.make_inputs()
         ops = [(self.op_unary, 6), (self.op_binary, 6), (self.op_view, 6), (self.op_reduce, 5),
                (self.op_param, 1), (self.op_matmul, 1), (self.op_matmul_vars, 0.5), (self.op_cast, 1.5),
-               (self.op_slice, 2), (self.op_scan, 0.5), (self.op_arg, 0.5)]
+               (self.op_slice, 2), (self.op_scan, 0.5), (self.op_arg, 0.5),
+               (self.op_norm, 1.5), (self.op_pool, 1.2), (self.op_scan2, 0.5), (self.op_select, 1),
+               (self.op_act, 1.5), (self.op_loss, 1.2), (self.op_conv, 1), (self.op_sdpa, 0.7)]
         fns, weights = zip(*ops)
         steps = r.randint(3, 12)
         made = 0
@@ -549,7 +1065,7 @@ class Generator:
             w = self.try_add(f"{computed[-1].name} + {partner.name}")
             if w is not None:
                 outs = [v for v in outs if v is not computed[-1]] + [w]
-        has_lowp_io = any(dt in LOWP for _, _, dt in self.inputs) or any(v.lowp for v in outs)
+        has_lowp_io = any(dt in LOWP for _, _, dt, _ in self.inputs) or any(v.lowp for v in outs)
         if self.uses_lowp_cast and not has_lowp_io:
             lowp_vars = [v for v in computed if v.lowp]
             outs.append(lowp_vars[-1])
@@ -557,9 +1073,12 @@ class Generator:
         return self.source()
 
     def source(self):
-        fwd_args = ", ".join(name for name, _, _ in self.inputs)
+        fwd_args = ", ".join(name for name, _, _, _ in self.inputs)
         inputs = []
-        for name, shape, dtype in self.inputs:
+        for name, shape, dtype, made in self.inputs:
+            if made is not None:
+                inputs.append(made)
+                continue
             extra = "" if dtype == "torch.float32" else f", dtype={dtype}"
             inputs.append(f"torch.randn({self.shape_expr(shape) if shape else ''}{extra})")
         sizes = "\n".join(f"{n} = {v}" for v, n in sorted(self.sizes.items(), key=lambda kv: int(kv[1][1:])))

@@ -1,6 +1,7 @@
 """Random modules against eager PyTorch: random_modules.generate(seed) writes a KernelBench-format problem from
 the operators tritonize supports (pointwise chains, broadcasts, views around reductions, softmax, matmul/linear,
-16-bit casts, odd sizes, permuted inputs); it is converted, run by Triton's interpreter under the corpus protocol
+16-bit casts, odd sizes, permuted inputs, norms, pooling, scans, selections, activations, losses, convolutions,
+attention); it is converted, run by Triton's interpreter under the corpus protocol
 (protocol.py, TRIALS trials) and statically checked.
 
 A test fails on wrong numbers, a compiler crash or internal error, a generated file that does not run, or a
@@ -79,6 +80,22 @@ REGRESSIONS = {
     "sdpa_sliced": (one_input("F.scaled_dot_product_attention(x[1:], x[:-1], x[1:])", "torch.randn(3, 2, 8, 16)"),
                     None),
     "conv_sliced": (one_input("F.conv1d(x[:, :, 1:], x[:2, :, 4:7])", "torch.randn(3, 3, 9)"), None),
+    # attention whose output has one query (L = 1) or a value dim of 1: the store dropped the size-1 dim's index
+    # and mask, so its pointer was a [1, BLOCK_EV] tile for a [BLOCK_M, BLOCK_EV] value (random seeds 0, 61; now
+    # every store spans the attention tile's axes: ValueEmitter::axis_anchor)
+    "sdpa_one_query": (one_input("F.scaled_dot_product_attention(x, x, x)", "torch.randn(2, 1, 3)"), None),
+    "sdpa_value_dim_one": (one_input("F.scaled_dot_product_attention(x, x, x[..., :1])", "torch.randn(2, 3, 16)"),
+                           None),
+    # a convolution with a single output position (batch 1, one output element per channel): its store dropped the
+    # position axis of the [BLOCK_CO, BLOCK_P] tile (random seed 1286), and with 8+ output channels (tl.dot) the
+    # input tile was [BLOCK_K, 1] ("accumulator shape is incompatible")
+    "conv_one_position": (one_input("F.conv1d(x, x[:, :, :2].expand(2, 16, 2), stride=3)", "torch.randn(1, 16, 3)"),
+                          None),
+    "conv_one_position_dot": (one_input("F.conv1d(x, x[:, :, :2].expand(16, 3, 2))", "torch.randn(1, 3, 2)"), None),
+    "convt_one_position_dot": (one_input("F.conv_transpose1d(x, x.transpose(0, 1).expand(3, 16, 1))",
+                                         "torch.randn(1, 3, 1)"), None),
+    "conv2d_one_position": (one_input("F.conv2d(x, x[:, :, :2, :2].expand(2, 3, 2, 2), stride=2)",
+                                      "torch.randn(1, 3, 2, 3)"), None),
 }
 
 # Seeds that hit a known bug (a strict xfail: once the bug is fixed, take the seed off the list).
