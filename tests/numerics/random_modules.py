@@ -679,8 +679,7 @@ class Generator:
             return self.add_with(expr, lines)
         if c < 0.34 and rank >= 2:  # group_norm
             ch = shape[1]
-            # groups of one value ([N, C] input, C groups) are a located rejection of tritonize: not generated
-            gs = [d for d in range(1, ch + 1) if ch % d == 0 and (rank > 2 or d < ch)]
+            gs = [d for d in range(1, ch + 1) if ch % d == 0]  # (C groups of an [N, C] input: single values)
             if not gs:
                 return None
             g = r.choice(gs)
