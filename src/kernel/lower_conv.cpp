@@ -400,7 +400,8 @@ void lower_conv(KernelJob& job) {
     if (d > 0) e = b.op(TOp::Mod, {e, b.i(psize[d])});
     std::string sd = std::to_string(d);
     if (phased[d]) {
-      q[d] = psize[d] == 1 ? b.i(0) : assign(body, "q" + sd, e);
+      // (one position per phase: still a BLOCK_P vector, all 0, so that the store spans the tile's positions)
+      q[d] = psize[d] == 1 ? b.mul(sp, b.i(0)) : assign(body, "q" + sd, e);
       o[d] = assign(body, "o" + sd, b.add(scaled(q[d], stride[d]), ph[d]));
     } else {
       o[d] = osize[d] == 1 ? b.i(0) : assign(body, "o" + sd, e);

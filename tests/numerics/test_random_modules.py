@@ -68,6 +68,14 @@ REGRESSIONS = {
                                  "        return t[:, 0:2:3].permute(2, 0, 1)\n\n\n"
                                  "def get_inputs():\n    return [torch.randn(3, 2, 4), torch.randn(3, 4)]\n" + FOOTER,
                                  "open: internal error 'a padded dim broadcast in its kernel' (seeds 4680, 5884)"),
+    # a transposed conv with one output position per phase stored a [BLOCK_CO, 1] pointer for its [BLOCK_CO,
+    # BLOCK_P] tile (seed 5523): the phase's position index is now a vector of zeros
+    "conv_transpose_one_position_per_phase": (
+        HEADER + "class Model(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.w = nn.Parameter(torch.randn(2, 8, 2))\n        self.b = nn.Parameter(torch.randn(16))\n\n"
+        "    def forward(self, x):\n"
+        "        return F.conv_transpose1d(x, self.w, self.b, stride=2, padding=1, groups=2)\n\n\n"
+        "def get_inputs():\n    return [torch.randn(1, 2, 2)]\n" + FOOTER, None),
     "linear_one_feature": (HEADER + "class Model(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
                            "        self.fc = nn.Linear(1, 1)\n\n    def forward(self, x):\n"
                            "        return self.fc(x)\n\n\ndef get_inputs():\n    return [torch.randn(1)]\n" + FOOTER,
