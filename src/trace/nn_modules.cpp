@@ -610,9 +610,8 @@ Value construct_builtin_module(Interp& in, ClassObj* cls, CallArgs& a, SourceLoc
       InstanceObj* m = new_module(in, cls);
       for (size_t i = 0; i < spec->options.size(); ++i) {
         const auto& [opt, dflt] = spec->options[i];
-        // an explicit None is no default here: PyTorch's forward rejects it (these options are numbers)
-        bool given = b.given[i] != 0;
-        set_plain(m, opt, Value::floating(given ? to_float(b[i], name + " " + opt, loc) : dflt));
+        // (an explicit None is no default here: PyTorch's forward rejects it, these options are numbers)
+        set_plain(m, opt, Value::floating(b.given[i] ? to_float(b[i], name + " " + opt, loc) : dflt));
       }
       if (cls->name == "Hardtanh" && plain(m, "min_val").as_double() >= plain(m, "max_val").as_double()) {
         // PyTorch's constructor check (stricter than F.hardtanh's, which allows min_val == max_val)

@@ -585,6 +585,13 @@ class Generator:
         self.pcount += 1
         return f"p{self.pcount - 1}"
 
+    def affine_params(self, channels, lines):
+        """A normalisation's weight (near 1) and bias: new parameters, their __init__ lines appended to lines."""
+        weight, weight_line = self.new_param([channels], 0.3, 1.0)
+        bias, bias_line = self.new_param([channels], 0.3)
+        lines += [weight_line, bias_line]
+        return weight, bias
+
     def new_param(self, shape, scale=0.5, offset=0.0, kind="parameter"):
         """A parameter (or buffer) of `shape` drawn as randn * scale + offset (rand when kind='rand_buffer');
         returns (name, __init__ line). The line is kept only when the statement is (commit)."""
@@ -679,24 +686,17 @@ class Generator:
             return self.add_with(expr, lines)
         if c < 0.34 and rank >= 2:  # group_norm
             ch = shape[1]
-            gs = [d for d in range(1, ch + 1) if ch % d == 0]  # (C groups of an [N, C] input: single values)
-            if not gs:
-                return None
-            g = r.choice(gs)
+            g = r.choice([d for d in range(1, ch + 1) if ch % d == 0])  # (C groups of [N, C]: single values)
             w = b = ""
             if r.random() < 0.6:
-                wn, line = self.new_param([ch], 0.3, 1.0)
-                bn, line2 = self.new_param([ch], 0.3)
-                lines += [line, line2]
+                wn, bn = self.affine_params(ch, lines)
                 w = f", self.{wn}, self.{bn}"
             return self.add_with(f"F.group_norm({a}, {g}{w}{eps})", lines)
         if c < 0.42 and rank >= 3:  # instance_norm
             ch = shape[1]
             w = ""
             if r.random() < 0.5:
-                wn, line = self.new_param([ch], 0.3, 1.0)
-                bn, line2 = self.new_param([ch], 0.3)
-                lines += [line, line2]
+                wn, bn = self.affine_params(ch, lines)
                 w = f", weight=self.{wn}, bias=self.{bn}"
             return self.add_with(f"F.instance_norm({a}{w}{eps})", lines)
         if c < 0.58 and 2 <= rank <= 5:  # batch_norm: eval with running buffers, or training
@@ -706,13 +706,11 @@ class Generator:
             lines += [l1, l2]
             w = ""
             if r.random() < 0.6:
-                wn, line = self.new_param([ch], 0.3, 1.0)
-                bn, line2 = self.new_param([ch], 0.3)
-                lines += [line, line2]
+                wn, bn = self.affine_params(ch, lines)
                 w = f", self.{wn}, self.{bn}"
             if r.random() < 0.5:
                 return self.add_with(f"F.batch_norm({a}, self.{rm}, self.{rv}{w}, training=False{eps})", lines)
-            if r.random() < 0.3 and rank in (2, 3, 4, 5):
+            if r.random() < 0.3:
                 torch = self.torch
                 cls = {2: "BatchNorm1d", 3: "BatchNorm1d", 4: "BatchNorm2d", 5: "BatchNorm3d"}[rank]
                 mom = r.choice([None, 0.1, 0.3])
@@ -1115,8 +1113,9 @@ def generate(seed):
 
 # ------------------------------------------------------------------------------------------------ running
 def convert(tritonize, ref, gen, timeout=120):
-    """`tritonize convert ref -o gen`: ("ok", ""), ("rejected", the error line) for a clean located error, or
-    ("crash", what happened) for an internal error, a signal, a timeout or an error without a location."""
+    """`tritonize convert ref -o gen` (gen must not exist yet): ("ok", ""), ("rejected", the error line) for a clean
+    located error that wrote no file, or ("crash", what happened) for an internal error, a signal, a timeout, an
+    error without a location or a partial output file."""
     try:
         proc = subprocess.run([str(tritonize), "convert", str(ref), "-o", str(gen)], capture_output=True,
                               text=True, timeout=timeout)
@@ -1129,6 +1128,8 @@ def convert(tritonize, ref, gen, timeout=120):
         return "ok", ""
     located = CLEAN_ERROR.search(text)
     if proc.returncode > 0 and located and not INTERNAL.search(text):
+        if Path(gen).exists():
+            return "crash", f"a rejected conversion wrote {gen}: {located.group(1).strip()}"
         return "rejected", located.group(1).strip()
     return "crash", f"tritonize convert exited with {proc.returncode}:\n{text}"
 
