@@ -95,11 +95,11 @@ void write_launcher(Writer& w, const Kernel& k, const Launch& l, const ForwardPl
   // _launch passes by position once the kernel is compiled).
   std::string tensors, sizes;
   std::vector<std::string> args;
-  for (const auto& p : k.params) {
-    auto a = std::find_if(l.args.begin(), l.args.end(), [&](const LaunchArg& x) { return x.param == p.name; });
-    if (a == l.args.end()) throw std::logic_error("launch of " + k.name + " has no argument for " + p.name);
-    std::string value = p.kind == ParamKind::Pointer ? strip_ptr(a->param) : a->value;
-    if (p.kind == ParamKind::Pointer) tensors += (tensors.empty() ? "" : ", ") + value;
+  for (const KernelParam* p : signature_order(k)) {
+    auto a = std::find_if(l.args.begin(), l.args.end(), [&](const LaunchArg& x) { return x.param == p->name; });
+    if (a == l.args.end()) throw std::logic_error("launch of " + k.name + " has no argument for " + p->name);
+    std::string value = p->kind == ParamKind::Pointer ? strip_ptr(a->param) : a->value;
+    if (p->kind == ParamKind::Pointer) tensors += (tensors.empty() ? "" : ", ") + value;
     else sizes += (sizes.empty() ? "" : ", ") + a->param + "=" + value;
     args.push_back(a->param + "=" + value);
   }
