@@ -55,7 +55,7 @@ PYTHON_METHODS = {
 
 # Methods of a @triton.jit kernel that compile or look up without launching (a launcher sizing its grid from the
 # compiled kernel's registers); allowed on what is not a tensor.
-TRITON_KERNEL_METHODS = {"warmup", "_init_handles"}
+TRITON_KERNEL_METHODS = {"warmup", "_init_handles", "run"}  # run: a compiled kernel's launcher
 
 # Attributes of a tensor that are again a (view of the) tensor.
 TENSOR_VIEW_ATTRIBUTES = {"T", "mT", "H", "mH", "real", "imag", "data"}
@@ -355,12 +355,13 @@ class _Checker:
         params = _param_names(forward)[1:]
         self._analyse_function(forward, frozenset(params), cls)
 
-    def _analyse_function(self, fn: ast.FunctionDef, tensor_params: frozenset[str], cls: _ClassInfo | None) -> bool:
-        key = (id(fn), tensor_params)
+    def _analyse_function(self, fn: ast.FunctionDef, tensor_params: frozenset[str], cls: _ClassInfo | None,
+                          kernel_params: frozenset[str] = frozenset()) -> bool:
+        key = (id(fn), tensor_params, kernel_params)
         if key in self._analysed:
             return self._analysed[key]
         self._analysed[key] = False  # recursion: assume no tensor result while in progress
-        scope = _Scope(self, fn, set(tensor_params), cls)
+        scope = _Scope(self, fn, set(tensor_params), cls, kernel_params)
         returns_tensor = scope.analyse()
         self._analysed[key] = returns_tensor
         return returns_tensor
@@ -414,11 +415,15 @@ def _param_names(fn: ast.FunctionDef | ast.Lambda) -> list[str]:
 class _Scope:
     """One function that forward runs: infers which names hold tensors, then checks every statement."""
 
-    def __init__(self, checker: _Checker, fn: ast.FunctionDef, tensors: set[str], cls: _ClassInfo | None):
+    def __init__(self, checker: _Checker, fn: ast.FunctionDef, tensors: set[str], cls: _ClassInfo | None,
+                 kernel_params: frozenset[str] = frozenset()):
         self.c = checker
         self.fn = fn
         self.tensors = tensors
         self.cls = cls
+        # Parameters that hold a @triton.jit kernel passed by the caller (a launch helper); the caller's call is
+        # the launch that counts.
+        self.kernel_params = kernel_params
         self.locals = set(_param_names(fn))
         self.nested: dict[str, ast.FunctionDef] = {}
 
@@ -497,7 +502,8 @@ class _Scope:
         if isinstance(func, ast.Name):
             target = self.nested.get(func.id) or (None if func.id in self.locals else self.c.functions.get(func.id))
             if target is not None and func.id not in self.c.kernels:
-                return self.c._analyse_function(target, self._tensor_params(target, call), None)
+                return self.c._analyse_function(target, self._tensor_params(target, call), None,
+                                                self._kernel_params(target, call))
         return False
 
     def _self_call_returns_tensor(self, call: ast.Call, func: ast.Attribute) -> bool:
@@ -529,6 +535,16 @@ class _Scope:
         if fn.args.vararg and any(self.is_tensor(a) for a in call.args[len(names):]):
             tensors.add(fn.args.vararg.arg)
         return frozenset(tensors)
+
+    def _kernel_params(self, fn: ast.FunctionDef, call: ast.Call) -> frozenset[str]:
+        """The parameters of fn that this call passes a kernel to (by position)."""
+        kernels = set()
+        for name, arg in zip(_param_names(fn), call.args):
+            if isinstance(arg, ast.Starred):
+                break
+            if isinstance(arg, ast.Name) and (arg.id in self.c.kernels or arg.id in self.kernel_params):
+                kernels.add(name)
+        return frozenset(kernels)
 
     # ---- the checks ----
 
@@ -600,6 +616,8 @@ class _Scope:
         # kernel[grid](...) is a launch; anything else subscripted and called is not understood.
         if isinstance(func.value, ast.Name) and func.value.id in self.c.kernels:
             self.c.count_launch(call)
+        elif isinstance(func.value, ast.Name) and func.value.id in self.kernel_params:
+            return  # a launch helper launching the kernel it was given: counted at the helper's call
         elif isinstance(func.value, ast.Attribute) and _self_chain(func.value) is not None:
             self.c.flag("module_call", call, ast.unparse(func)[:60])
         else:
@@ -633,7 +651,11 @@ class _Scope:
         elif name in self.c.kernels:
             self.c.flag("unknown_call", call, f"{name} is a kernel called without a grid")
         elif name in self.c.functions:
-            self.c._analyse_function(self.c.functions[name], self._tensor_params(self.c.functions[name], call), None)
+            fn = self.c.functions[name]
+            kernel_params = self._kernel_params(fn, call)
+            if kernel_params:
+                self.c.count_launch(call)  # a launch helper given a kernel
+            self.c._analyse_function(fn, self._tensor_params(fn, call), None, kernel_params)
         elif name in self.c.classes:
             cls = self.c.classes[name]
             if "forward" in cls.methods:

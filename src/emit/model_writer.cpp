@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <set>
+#include <stdexcept>
 
 #include "emit/triton_printer.h"
 #include "emit/writer.h"
@@ -90,10 +91,17 @@ void write_launcher(Writer& w, const Kernel& k, const Launch& l, const ForwardPl
     for (size_t at; (at = line.find("{kernel}")) != std::string::npos;) line.replace(at, 8, k.name);
     w.line(line);
   }
+  // tensors and sizes: for _coop_programs; args: every argument by name in the kernel's parameter order (which
+  // _launch passes by position once the kernel is compiled).
   std::string tensors, sizes;
-  for (const auto& a : l.args) {
-    if (is_pointer(k, a.param)) tensors += (tensors.empty() ? "" : ", ") + strip_ptr(a.param);
-    else sizes += (sizes.empty() ? "" : ", ") + a.param + "=" + a.value;
+  std::vector<std::string> args;
+  for (const KernelParam* p : signature_order(k)) {
+    auto a = std::find_if(l.args.begin(), l.args.end(), [&](const LaunchArg& x) { return x.param == p->name; });
+    if (a == l.args.end()) throw std::logic_error("launch of " + k.name + " has no argument for " + p->name);
+    std::string value = p->kind == ParamKind::Pointer ? strip_ptr(a->param) : a->value;
+    if (p->kind == ParamKind::Pointer) tensors += (tensors.empty() ? "" : ", ") + value;
+    else sizes += (sizes.empty() ? "" : ", ") + a->param + "=" + value;
+    args.push_back(a->param + "=" + value);
   }
   std::string opts = "num_warps=" + std::to_string(l.num_warps);
   if (l.num_stages > 0) opts += ", num_stages=" + std::to_string(l.num_stages);
@@ -104,17 +112,59 @@ void write_launcher(Writer& w, const Kernel& k, const Launch& l, const ForwardPl
   }
   std::string grid;
   for (const auto& g : l.grid) grid += g + ", ";
-  w.line(k.name + "[(" + grid.substr(0, grid.size() - 1) + ")](");
+  w.line("_launch(");
   w.indent();
-  w.line(tensors + ",");
-  if (!sizes.empty()) w.line(sizes + ",");
-  w.line(opts + ",");
+  w.line(k.name + ", (" + grid.substr(0, grid.size() - 1) + "),");
+  // dict(...) of the arguments, wrapped under its opening parenthesis at 100 columns of the launcher's body
+  std::string line = "dict(";
+  for (size_t i = 0; i < args.size(); ++i) {
+    std::string item = args[i] + (i + 1 < args.size() ? "," : "),");
+    if (line.size() > 5 && 8 + line.size() + 1 + item.size() > 100) {
+      w.line(line);
+      line = "     ";
+    } else if (line.size() > 5) {
+      line += " ";
+    }
+    line += item;
+  }
+  w.line(line);
+  w.line("dict(" + opts + "),");
   w.dedent();
   w.line(")");
   std::string ret;
   for (const auto& o : outputs) ret += (ret.empty() ? "" : ", ") + strip_ptr(o);
   if (!ret.empty()) w.line("return " + ret);  // a kernel that only updates buffers returns nothing
   w.dedent();
+}
+
+// _launch: every kernel launch of forward goes through it (docs/ARCHITECTURE.md, "Launches").
+void write_launch_helper(Writer& w) {
+  w.line();
+  w.line("_COMPILED = {}  # Triton's compiled kernels by what it specializes them on (like Triton's own cache)");
+  w.line();
+  w.line();
+  w.line("def _launch(kernel, grid, args, options):");
+  w.line("    # kernel[grid](**args, **options), args in the kernel's parameter order. Triton binds, specializes and");
+  w.line("    # hashes every argument on each launch (about 10 us of Python, longer than many kernels run); here that");
+  w.line("    # happens once for each signature it specializes on (the current device, each tensor's dtype and 16-byte");
+  w.line("    # alignment, the other arguments' values, the options), and later launches go straight to the compiled");
+  w.line("    # kernel's launcher. Triton's interpreter, and launch hooks (profilers), take Triton's path every time.");
+  w.line("    hooks = triton.knobs.runtime");
+  w.line("    if (not isinstance(kernel, triton.runtime.JITFunction) or hooks.launch_enter_hook.calls");
+  w.line("            or hooks.launch_exit_hook.calls):");
+  w.line("        kernel[grid](**args, **options)");
+  w.line("        return");
+  w.line("    device = triton.runtime.driver.active.get_current_device()");
+  w.line("    key = (kernel, device, *options.values(),");
+  w.line("           *[(a.dtype, a.data_ptr() % 16 == 0) if isinstance(a, torch.Tensor) else a for a in args.values()])");
+  w.line("    compiled = _COMPILED.get(key)");
+  w.line("    if compiled is None:");
+  w.line("        _COMPILED[key] = kernel[grid](**args, **options)");
+  w.line("        return");
+  w.line("    grid = tuple(grid) + (1,) * (3 - len(grid))");
+  w.line("    stream = triton.runtime.driver.active.get_current_stream(device)");
+  w.line("    compiled.run(*grid, stream, compiled.function, compiled.packed_metadata, None, None, None, *args.values())");
+  w.line();
 }
 
 }  // namespace
@@ -138,6 +188,7 @@ std::string write_model(const TraceResult& trace, const Graph& graph, const Forw
   auto needed = [&](bool Kernel::*flag) {
     return std::any_of(plan.kernels.begin(), plan.kernels.end(), [&](const Kernel& k) { return k.*flag; });
   };
+  write_launch_helper(w);
   if (needed(&Kernel::needs_mul_combine)) {
     w.line();
     w.line("@triton.jit");

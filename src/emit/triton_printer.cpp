@@ -183,22 +183,33 @@ void print_stmts(Writer& w, const std::vector<TStmt>& body) {
 
 std::string print_expr(const TExpr* e) { return print_at(e, 0); }
 
+std::vector<const KernelParam*> signature_order(const Kernel& k) {
+  std::vector<const KernelParam*> order;
+  for (const auto& p : k.params) {
+    if (p.kind != ParamKind::Constexpr) order.push_back(&p);
+  }
+  for (const auto& p : k.params) {
+    if (p.kind == ParamKind::Constexpr) order.push_back(&p);
+  }
+  return order;
+}
+
 std::string print_kernel(const Kernel& k) {
   Writer w;
   w.line("@triton.jit");
   std::string sig = "def " + k.name + "(";
   std::string tensors;
-  for (const auto& p : k.params) {
-    if (p.kind != ParamKind::Constexpr) tensors += (tensors.empty() ? "" : ", ") + p.name;
+  for (const KernelParam* p : signature_order(k)) {
+    if (p->kind != ParamKind::Constexpr) tensors += (tensors.empty() ? "" : ", ") + p->name;
   }
   w.line(sig);
   w.indent();
   // One line of tensors, then the compile-time sizes, wrapped before 100 columns.
   if (!tensors.empty()) w.line(tensors + ",");
   std::string line;
-  for (const auto& p : k.params) {
-    if (p.kind != ParamKind::Constexpr) continue;
-    std::string item = p.name + ": tl.constexpr,";
+  for (const KernelParam* p : signature_order(k)) {
+    if (p->kind != ParamKind::Constexpr) continue;
+    std::string item = p->name + ": tl.constexpr,";
     if (!line.empty() && line.size() + 1 + item.size() > 92) {
       w.line(line);
       line.clear();

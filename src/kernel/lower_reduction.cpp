@@ -407,7 +407,8 @@ void lower_reduction(KernelJob& job) {
     job.launch.setup.push_back("work = torch.empty((" + m + " * groups * " + std::to_string(partial_size) +
                                ",), device={device}, dtype=torch.float32)");
     job.launch.setup.push_back("count = torch.empty((" + m + ",), device={device}, dtype=torch.int32)");
-    job.launch.setup.push_back("_zero_counts_kernel[(triton.cdiv(" + m + ", 1024),)](count, " + m + ", BLOCK=1024)");
+    job.launch.setup.push_back("_launch(_zero_counts_kernel, (triton.cdiv(" + m + ", 1024),), dict(count_ptr=count, N=" + m +
+                               ", BLOCK=1024), dict(num_warps=4))");
     job.launch.coop_tiles = m + " * groups";
     job.launch.coop_groups = "groups";
     job.kernel.needs_coop = true;

@@ -7,6 +7,7 @@ cannot run; the GPU suite covers it). A problem listed in known_failures.txt is 
 of test_numerics: once it passes, take it off the list).
 """
 
+import ast
 import functools
 import re
 import subprocess
@@ -111,3 +112,28 @@ def test_static(path, gen_dir):
     if problems:
         pytest.fail(f"{gen} breaks the output contract:\n" + "\n".join(f"  {gen.name}:{p}" for p in problems),
                     pytrace=False)
+
+
+def launch_order_problems(source):
+    """Each `_launch(kernel, grid, dict(...), ...)` whose argument names are not the kernel's parameters in order
+    (its fast path passes them by position, which the interpreter never exercises)."""
+    tree = ast.parse(source)
+    params = {f.name: [a.arg for a in f.args.args] for f in tree.body
+              if isinstance(f, ast.FunctionDef) and any("jit" in ast.unparse(d) for d in f.decorator_list)}
+    problems = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "_launch":
+            kernel, args = node.args[0], node.args[2]
+            names = [k.arg for k in args.keywords] if isinstance(args, ast.Call) else None
+            if not isinstance(kernel, ast.Name) or names != params.get(kernel.id):
+                problems.append(f"line {node.lineno}: {ast.unparse(node)[:100]}")
+    return problems
+
+
+@pytest.mark.parametrize("path", _params(strict=False))
+def test_launch_argument_order(path, gen_dir):
+    gen, _ = convert(path, gen_dir, lambda message: pytest.skip("conversion failed (see test_numerics)"))
+    source = gen.read_text()
+    assert "_launch(" in source
+    problems = launch_order_problems(source)
+    assert not problems, f"{gen}: launch arguments out of the kernel's parameter order:\n" + "\n".join(problems)
