@@ -101,10 +101,9 @@ std::vector<int64_t> ValueEmitter::access_strides(const Node* view, const std::v
 
 void ValueEmitter::collect(const Node* n, const std::vector<int>& map) {
   const Node* root = view_root(n);
-  if (auto pad = view_pad(n)) {
-    TZ_ASSERT(map[pad->dim] >= 0, "a padded dim broadcast in its kernel");
-    pinned_[map[pad->dim]] = 1;
-  }
+  // A padded dim that the kernel iterates keeps an index of its own for the inside test; one that it does not
+  // (map -1: a prefix slice kept its first row) is read at index 0, and compute() decides inside or outside there and then.
+  if (auto pad = view_pad(n); pad && map[pad->dim] >= 0) pinned_[map[pad->dim]] = 1;
   if (reads_memory(n)) {
     if (root->op != Op::Const) accesses_.push_back(access_strides(n, map));
     return;
@@ -271,9 +270,14 @@ const TExpr* ValueEmitter::compute(const Node* n, const std::vector<int>& map) {
   const TExpr* zero = is_floating(root->dtype) ? b_.f(0.0) : b_.i(0);
   if (auto pad = view_pad(n)) {
     int k = map[pad->dim];
-    TZ_ASSERT(k >= 0 && rep_[k] == k && index[k] != nullptr, "a padded dim without its own index");
-    if (pad->lo > 0) inside = b_.op(TOp::Ge, {index[k], b_.i(pad->lo)});
-    if (pad->hi < n->shape[pad->dim]) inside = b_.band(inside, b_.lt(index[k], b_.i(pad->hi)));
+    if (k < 0 || g_.space[k] == 1) {
+      // The kernel reads this dim at index 0 only (e.g. x[:, :1] of a stack): inside or outside is known here.
+      if (pad->lo > 0 || pad->hi <= 0) return zero;
+    } else {
+      TZ_ASSERT(rep_[k] == k && index[k] != nullptr, "a padded dim without its own index");
+      if (pad->lo > 0) inside = b_.op(TOp::Ge, {index[k], b_.i(pad->lo)});
+      if (pad->hi < n->shape[pad->dim]) inside = b_.band(inside, b_.lt(index[k], b_.i(pad->hi)));
+    }
   }
   if (root->op == Op::Const) {
     const TExpr* c = is_floating(root->dtype) ? b_.f(root->attr.f) : b_.i(static_cast<int64_t>(root->attr.f));
@@ -302,10 +306,15 @@ const TExpr* ValueEmitter::compute(const Node* n, const std::vector<int>& map) {
     if (base != 0 && off) off = base > 0 ? b_.add(off, b_.i(base)) : b_.op(TOp::Sub, {off, b_.i(-base)});
     else if (base != 0) off = b_.i(base);
     if (off) ptr = b_.add(ptr, off);
+    // A pad of one value read everywhere (a broadcast scalar) loads it once and selects after the load: a
+    // block mask on a scalar pointer is an error in Triton.
+    const TExpr* select = off ? nullptr : inside;
+    if (select) inside = nullptr;
     const TExpr* mask = b_.band(mask_for(strides), inside);
     const TExpr* v = b_.load(ptr, mask, inside ? zero : nullptr);
     // Floats compute in float32 whatever the tensor's type at run time (ModelNew may be cast to half).
     if (is_floating(root->dtype)) v = b_.cast(v, DType::Float32);
+    if (select) v = b_.op(TOp::Where, {select, v, zero});
     return v;
   }
   if (op_kind(n->op) == OpKind::View) {
@@ -402,8 +411,20 @@ const TExpr* ValueEmitter::pointwise(const Node* n, std::vector<const TExpr*> a)
         // Round to the half type, then keep computing in float32.
         return b_.cast(b_.cast(a[0], to), DType::Float32);
       }
-      if (computes_in_f32(from) && computes_in_f32(to)) return a[0];
-      return b_.cast(a[0], to);
+      // A 16-bit elementwise result or reduction computed here (in float32) is one that eager holds rounded to
+      // its type: round it before it widens, so what follows in float32 (a normalisation, say) sees eager's
+      // value. (A read, or a cast to 16 bits, is rounded already; a matmul's or attention's accumulator is not
+      // rounded inside eager's fused kernels either.)
+      const TExpr* v = a[0];
+      const Node* src = n->src[0];
+      OpKind src_kind = op_kind(src->op);
+      bool elementwise = src_kind == OpKind::Unary || src_kind == OpKind::Binary || src_kind == OpKind::Ternary ||
+                         src_kind == OpKind::Reduce;
+      if ((from == DType::Float16 || from == DType::BFloat16) && elementwise && src->op != Op::Cast &&
+          !reads_memory(src))
+        v = b_.cast(b_.cast(v, from), DType::Float32);
+      if (computes_in_f32(from) && computes_in_f32(to)) return v;
+      return b_.cast(v, to);
     }
     case Op::Add: return b_.add(a[0], a[1]);
     case Op::Sub: return b_.op(TOp::Sub, {a[0], a[1]});
