@@ -255,7 +255,11 @@ void lower_window(KernelJob& job) {
       const TExpr* term = st[d] == 1 ? ve.index[d] : b.mul(ve.index[d], b.i(st[d]));
       base = base ? b.add(base, term) : term;
     }
-    if (offs && outermost < 0) base = b.mul(b.i(0), offs);  // a single output: the tile still shapes the pointers
+    // A single output, or an input broadcast along every dim that the tile walks (strides 0, e.g. an expanded
+    // scalar): the tile still shapes the pointers (Triton rejects a block mask on a scalar pointer).
+    bool walks = false;
+    for (int j = 0; j < dims; ++j) walks = walks || (st[lead + j] != 0 && ve.rep()[lead + j] == lead + j);
+    if (offs && (outermost < 0 || (!base && !walks))) base = b.mul(b.i(0), offs);
     if (base) {
       body.push_back(TileBuilder::assign("base", base));
       base = b.var("base");
