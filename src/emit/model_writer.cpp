@@ -38,6 +38,7 @@ std::string counter_attribute(const Kernel& k) { return "_" + launcher_name(k) +
 struct DtypeRule {
   std::string input;  // "" when no floating input
   DType traced = DType::Float32;
+  std::string device_input;  // forward's first tensor: its device for launchers that read no tensor
   bool follows(const BufferAlloc& b) const { return !input.empty() && b.dtype == traced; }
   std::string for_buffer(const BufferAlloc& b) const { return follows(b) ? "dtype" : torch_dtype_name(b.dtype); }
 };
@@ -62,11 +63,15 @@ void write_launcher(Writer& w, const Kernel& k, const Launch& l, const ForwardPl
   }
   std::string sig;
   for (const auto& p : inputs) sig += (sig.empty() ? "" : ", ") + strip_ptr(p);
+  // A launcher that reads no tensor (e.g. a count of constant targets) allocates on forward's device.
+  bool takes_device = inputs.empty() && !rule.device_input.empty();
+  if (takes_device) sig = "device";
   if (launcher_takes_dtype(l, plan, rule)) sig += (sig.empty() ? "" : ", ") + std::string("dtype");
   std::string launcher = launcher_name(k);
   w.line("def " + launcher + "(" + sig + "):");
   w.indent();
-  std::string device = inputs.empty() ? "torch.device(\"cuda\")" : strip_ptr(inputs.front()) + ".device";
+  std::string device = takes_device ? "device"
+                       : inputs.empty() ? "torch.device(\"cuda\")" : strip_ptr(inputs.front()) + ".device";
   for (const auto& a : l.args) {
     if (!is_pointer(k, a.param) || !produced(a.value)) continue;
     for (const auto& b : plan.buffers) {
@@ -360,6 +365,7 @@ std::string write_model(const TraceResult& trace, const Graph& graph, const Forw
     w.line();
   }
   DtypeRule rule;
+  if (!graph.inputs.empty()) rule.device_input = graph.inputs.front().name;
   for (size_t i = 0; i < graph.inputs.size(); ++i) {
     if (is_floating(graph.inputs[i].dtype)) {
       rule.input = graph.inputs[i].name;
@@ -458,6 +464,7 @@ std::string write_model(const TraceResult& trace, const Graph& graph, const Forw
       else if (a.param == l.counter_param) args += (args.empty() ? "" : ", ") + std::string("self.") + counter_attribute(k);
       else args += (args.empty() ? "" : ", ") + a.value;
     }
+    if (args.empty() && !rule.device_input.empty()) args = rule.device_input + ".device";  // (write_launcher)
     if (launcher_takes_dtype(l, plan, rule)) args += (args.empty() ? "" : ", ") + rule.input + ".dtype";
     std::string call = launcher_name(k) + "(" + args + ")";
     w.line(outs.empty() ? call : outs + " = " + call);

@@ -447,6 +447,7 @@ void lower_conv(KernelJob& job) {
   const TExpr* valid = nullptr;
   const TExpr* x_off = nullptr;
   const TExpr* w_off = nullptr;
+  bool x_spans = nb && sx[0] && !image_tiles;  // whether the input pointers vary along the tile's positions
   for (int d = 0; d < nd; ++d) {
     std::string sd = std::to_string(d);
     const TExpr* kd = k[d] ? scaled(k[d], dil[d]) : nullptr;
@@ -494,6 +495,7 @@ void lower_conv(KernelJob& job) {
       valid = b.band(valid, b.lt(id, b.i(isize[d])));
     }
     if (id && sx[d + 2]) x_off = sum(x_off, scaled(id, sx[d + 2]));
+    if (id && sx[d + 2] && (phased[d] || osize[d] > 1)) x_spans = true;
     if (k[d] && sw[d + 2]) w_off = sum(w_off, scaled(k[d], sw[d + 2]));
   }
   // A 1x1 conv with stride 1 and no padding reads the input at the output's own flat spatial index.
@@ -504,9 +506,10 @@ void lower_conv(KernelJob& job) {
     run *= isize[d];
   }
   if (dense) x_off = sp;
-  // A single output position leaves every input index a scalar: the input tile still spans BLOCK_P positions
-  // (the dot and the outer product need its shape), all reading that one.
-  if (positions == 1 && !dense && rp) x_off = sum(x_off, b.mul(rp, b.i(0)));
+  // A single output position, or an input broadcast along every position (strides 0: an expanded scalar), leaves
+  // every input index a scalar: the input tile still spans BLOCK_P positions (the dot and the outer product need
+  // its shape, Triton a block pointer under a block mask), all reading that one.
+  if (!dense && !x_spans) x_off = sum(x_off, b.mul(rp ? rp : sp, b.i(0)));
   if (valid) valid = assign(kbody, "valid", valid);
   const TExpr* x_ptrs = assign(kbody, "x_ptrs", x_off ? b.add(b.var("x_base"), x_off) : b.var("x_base"));
   const TExpr* w_ptrs = assign(kbody, "w_ptrs", w_off ? b.add(b.var("w_base"), w_off) : b.var("w_base"));
