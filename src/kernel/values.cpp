@@ -102,7 +102,7 @@ std::vector<int64_t> ValueEmitter::access_strides(const Node* view, const std::v
 void ValueEmitter::collect(const Node* n, const std::vector<int>& map) {
   const Node* root = view_root(n);
   // A padded dim that the kernel iterates keeps an index of its own for the inside test; one that it does not
-  // (map -1: a prefix slice kept its first row) is read at index 0, and compute() decides inside or outside there and then.
+  // (map -1: a prefix slice kept its first row) is read at index 0, where compute() knows inside or outside.
   if (auto pad = view_pad(n); pad && map[pad->dim] >= 0) pinned_[map[pad->dim]] = 1;
   if (reads_memory(n)) {
     if (root->op != Op::Const) accesses_.push_back(access_strides(n, map));
@@ -308,7 +308,7 @@ const TExpr* ValueEmitter::compute(const Node* n, const std::vector<int>& map) {
     if (off) ptr = b_.add(ptr, off);
     // A pad of one value read everywhere (a broadcast scalar) loads it once and selects after the load: a
     // block mask on a scalar pointer is an error in Triton.
-    const TExpr* select = off ? nullptr : inside;
+    const TExpr* select = off && off->op != TOp::Int ? nullptr : inside;
     if (select) inside = nullptr;
     const TExpr* mask = b_.band(mask_for(strides), inside);
     const TExpr* v = b_.load(ptr, mask, inside ? zero : nullptr);

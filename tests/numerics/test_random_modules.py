@@ -72,6 +72,9 @@ REGRESSIONS = {
     # rounded to bf16, the kernel kept float32's extra bits; (x + 1000) rounds to a multiple of 8 in bf16
     "bf16_rounded_before_widening": (one_input("(x + 1000).float() - 1000, (x.abs() * 3).sum(1, keepdim=True).float() - x.float()",
                                                "torch.randn(6, 40, dtype=torch.bfloat16)"), None),
+    # the same with the scalar at an offset (y[1:2]): the pointer is y_ptr + 1, still a scalar
+    "cat_broadcast_scalar_offset": (one_input("torch.cat([x[1:2].view(1, 1).expand(5, 2), -x[1:2].view(1, 1)"
+                                              ".expand(5, 2)], dim=1)", "torch.randn(3)"), None),
     # pooling an expanded scalar (seed 6356): every input stride 0, so the window's load had a scalar pointer under
     # the tile's block mask; the pointer now takes the tile's shape (0 * offs)
     "pool_broadcast_scalar": (one_input("F.max_pool1d(x.expand(3, 5), 3, stride=1, dilation=2), "
