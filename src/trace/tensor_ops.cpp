@@ -507,6 +507,41 @@ std::string buffer_path(const Value& v) {
 
 }  // namespace
 
+// torch.var / torch.std: the normalisations' variance (norm_var: float32, one pass over x, long rows combined
+// exactly), scaled by n / (n - correction), its square root for std, in x's type, reduced dims dropped unless keepdim.
+Value t_var(Interp& in, const Value& x, std::optional<std::vector<int64_t>> dims, double correction, bool keepdim,
+            bool std_dev, SourceLoc loc) {
+  const std::string name = std_dev ? "std" : "var";
+  TensorObj* t = need_tensor(x, name, loc);
+  if (!is_floating(t->dtype) || t->dtype == DType::Float64) {
+    fail(loc, name + " of a " + torch_dtype_name(t->dtype) + " tensor is not supported (float32, float16, bfloat16)");
+  }
+  std::vector<int64_t> axes;
+  if (dims && !dims->empty()) {
+    axes = norm_dims(*dims, t->rank(), loc);
+  } else {
+    for (int i = 0; i < t->rank(); ++i) axes.push_back(i);
+  }
+  int64_t n = 1;
+  for (int64_t a : axes) n *= t->shape[static_cast<size_t>(a)];
+  if (static_cast<double>(n) - correction <= 0.0) {
+    std::string c = correction == static_cast<double>(static_cast<int64_t>(correction))
+                        ? std::to_string(static_cast<int64_t>(correction)) : std::to_string(correction);
+    fail(loc, name + " over " + std::to_string(n) + " value(s) with correction " + c +
+                  " divides by zero (PyTorch returns inf or nan): not supported");
+  }
+  auto [mean, var] = norm_stats(in, x, axes, loc);
+  (void)mean;
+  Value v = var;
+  if (correction != 0.0) {
+    v = t_binary(in, Op::Mul, v, Value::floating(static_cast<double>(n) / (static_cast<double>(n) - correction)), loc);
+  }
+  if (std_dev) v = t_unary(in, Op::Sqrt, v, loc);
+  if (t->dtype != DType::Float32) v = t_cast(in, v, t->dtype, loc);
+  if (!keepdim) v = t_reshape(in, v, reduced_shape(t->shape, axes, false), loc);
+  return v;
+}
+
 void t_update_buffer(Interp& in, const Value& buffer, const Value& value, const std::string& what, SourceLoc loc) {
   if (in.phase != Phase::Forward) return;
   std::string path = buffer_path(buffer);

@@ -56,6 +56,9 @@ Value t_named_activation(Interp& in, const ActivationSpec& spec, const Value& x,
 
 // layer_norm over the trailing dims `normalized_shape`, then `* weight + bias` when given; half inputs
 // normalise and apply the affine in float32 and round once, as PyTorch does.
+// torch.var / torch.std (std_dev) over dims (all when none), with PyTorch's correction (1: unbiased).
+Value t_var(Interp& in, const Value& x, std::optional<std::vector<int64_t>> dims, double correction, bool keepdim,
+            bool std_dev, SourceLoc loc);
 Value t_layer_norm(Interp& in, const Value& x, const std::vector<int64_t>& normalized_shape, const Value& weight,
                    const Value& bias, double eps, SourceLoc loc);
 

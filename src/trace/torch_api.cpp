@@ -136,6 +136,27 @@ Fn max_min(Op reduce_op, Op pair_op, Op arg_op, const std::string& name) {
   };
 }
 
+// torch.var / torch.std: (input, dim=None, *, correction=1, keepdim=False), the older (input, dim, unbiased,
+// keepdim=False) and (input, unbiased): a bool second argument is `unbiased`.
+Fn variance(bool std_dev) {
+  const std::string name = std_dev ? "std" : "var";
+  return [=](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+    Bound b = bind(in, a, name, {"input", "dim=", "unbiased=", "keepdim=", "correction="}, loc);
+    Value dim = b[1];
+    std::optional<bool> unbiased;
+    if (b.has(1) && dim.is(Kind::Bool)) {
+      if (b.given[2]) fail(loc, name + "(): unbiased given twice");
+      unbiased = to_bool(dim, name + " unbiased", loc);
+      dim = Value::none();
+    }
+    if (b.has(2)) unbiased = to_bool(b[2], name + " unbiased", loc);
+    if (unbiased && b.has(4)) fail(loc, name + "(): unbiased and correction cannot both be given");
+    double correction = b.has(4) ? to_float(b[4], name + " correction", loc) : (unbiased.value_or(true) ? 1.0 : 0.0);
+    return t_var(in, b[0], dims_arg(dim, name + " dim", loc), correction, opt_bool(b, 3, false, name, loc), std_dev,
+                 loc);
+  };
+}
+
 Fn arg_reduce(Op op, const std::string& name) {
   return [op, name](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
     Bound b = bind(in, a, name, {"input", "dim=", "keepdim="}, loc);
@@ -920,6 +941,8 @@ void register_torch(Interp& in) {
   def_both(in, "sum", reduce(Op::Sum, "sum"));
   def_both(in, "mean", reduce(Op::Mean, "mean"));
   def_both(in, "prod", reduce(Op::Prod, "prod"));
+  def_both(in, "var", variance(false));
+  def_both(in, "std", variance(true));
   def_both(in, "amax", amax(Op::Max, "amax"));
   def_both(in, "amin", amax(Op::Min, "amin"));
   def_both(in, "max", max_min(Op::Max, Op::Maximum, Op::ArgMax, "max"));
