@@ -51,6 +51,17 @@ bool launcher_takes_dtype(const Launch& l, const ForwardPlan& plan, const DtypeR
   return false;
 }
 
+// A launcher whose kernel reads no tensor (e.g. a count of constant targets) allocates on forward's device.
+bool launcher_takes_device(const Kernel& k, const Launch& l, const DtypeRule& rule) {
+  if (rule.device_input.empty()) return false;
+  auto among = [](const std::vector<std::string>& names, const std::string& v) {
+    return std::find(names.begin(), names.end(), v) != names.end();
+  };
+  return std::none_of(l.args.begin(), l.args.end(), [&](const LaunchArg& a) {
+    return is_pointer(k, a.param) && !among(l.produces, a.value) && !among(l.scratch, a.value);
+  });
+}
+
 void write_launcher(Writer& w, const Kernel& k, const Launch& l, const ForwardPlan& plan, const DtypeRule& rule) {
   // Launcher parameters: the kernel's input tensors; its outputs are allocated here and returned.
   std::vector<std::string> inputs, outputs;
@@ -63,8 +74,7 @@ void write_launcher(Writer& w, const Kernel& k, const Launch& l, const ForwardPl
   }
   std::string sig;
   for (const auto& p : inputs) sig += (sig.empty() ? "" : ", ") + strip_ptr(p);
-  // A launcher that reads no tensor (e.g. a count of constant targets) allocates on forward's device.
-  bool takes_device = inputs.empty() && !rule.device_input.empty();
+  bool takes_device = launcher_takes_device(k, l, rule);
   if (takes_device) sig = "device";
   if (launcher_takes_dtype(l, plan, rule)) sig += (sig.empty() ? "" : ", ") + std::string("dtype");
   std::string launcher = launcher_name(k);
@@ -464,7 +474,7 @@ std::string write_model(const TraceResult& trace, const Graph& graph, const Forw
       else if (a.param == l.counter_param) args += (args.empty() ? "" : ", ") + std::string("self.") + counter_attribute(k);
       else args += (args.empty() ? "" : ", ") + a.value;
     }
-    if (args.empty() && !rule.device_input.empty()) args = rule.device_input + ".device";  // (write_launcher)
+    if (launcher_takes_device(k, l, rule)) args = rule.device_input + ".device";
     if (launcher_takes_dtype(l, plan, rule)) args += (args.empty() ? "" : ", ") + rule.input + ".dtype";
     std::string call = launcher_name(k) + "(" + args + ")";
     w.line(outs.empty() ? call : outs + " = " + call);

@@ -513,7 +513,7 @@ Value t_var(Interp& in, const Value& x, std::optional<std::vector<int64_t>> dims
             bool std_dev, SourceLoc loc) {
   const std::string name = std_dev ? "std" : "var";
   TensorObj* t = need_tensor(x, name, loc);
-  if (!is_floating(t->dtype) || t->dtype == DType::Float64) {
+  if (!is_floating(t->dtype)) {  // (float64 tensors are rejected where they arise)
     fail(loc, name + " of a " + torch_dtype_name(t->dtype) + " tensor is not supported (float32, float16, bfloat16)");
   }
   std::vector<int64_t> axes;
@@ -530,9 +530,7 @@ Value t_var(Interp& in, const Value& x, std::optional<std::vector<int64_t>> dims
     fail(loc, name + " over " + std::to_string(n) + " value(s) with correction " + c +
                   " divides by zero (PyTorch returns inf or nan): not supported");
   }
-  auto [mean, var] = norm_stats(in, x, axes, loc);
-  (void)mean;
-  Value v = var;
+  Value v = norm_stats(in, x, axes, loc).second;  // (the unused mean node is dropped with the graph's dead nodes)
   if (correction != 0.0) {
     v = t_binary(in, Op::Mul, v, Value::floating(static_cast<double>(n) / (static_cast<double>(n) - correction)), loc);
   }
