@@ -46,7 +46,8 @@ def options_from_args(args: argparse.Namespace, work_dir: str, calibration: str 
         gen_dir=getattr(args, "gen_dir", None), tritonize=getattr(args, "tritonize", None), dtype=args.dtype,
         timeout=args.timeout, seed=args.seed, correct_trials=args.correct_trials, trials=args.trials,
         warmup=args.warmup, repeats=args.repeats, no_timing=args.no_timing, no_compile=args.no_compile,
-        calibration=calibration, work_dir=work_dir, jobs_per_gpu=max(1, getattr(args, "jobs_per_gpu", 1)))
+        calibration=calibration, work_dir=work_dir, jobs_per_gpu=max(1, getattr(args, "jobs_per_gpu", 1)),
+        measure_cpus_per_gpu=max(0, getattr(args, "measure_cpus_per_gpu", 2)))
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -67,6 +68,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--jobs-per-gpu", type=int, default=1,
                         help="workers per GPU (default %(default)s); with more than one, a worker's imports, loading "
                         "and compiles overlap another's measurements, which hold the GPU alone (a lock)")
+    parser.add_argument("--measure-cpus-per-gpu", type=int, default=2,
+                        help="with several workers a GPU: CPU cores left to the measuring worker's timing thread, "
+                        "the other workers' imports and compiles running on the rest (default %(default)s; 0: none)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar or tables")
     add_run_options(parser, default_timeout=600)
     args = parser.parse_args(argv)

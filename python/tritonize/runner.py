@@ -47,6 +47,7 @@ class Options:
     calibration: str | None = None        # JSON file from tritonize.calibrate
     work_dir: str = "."                   # records in progress and logs go here
     jobs_per_gpu: int = 1                 # workers sharing one GPU; their measured stages take turns (a lock)
+    measure_cpus_per_gpu: int = 2         # with the lock: CPU cores kept for the measuring worker (0: none)
     python: str = sys.executable
 
 
@@ -148,6 +149,10 @@ def _run_worker(record: dict, gpu: int | None, options: Options) -> dict:
     if options.jobs_per_gpu > 1 or lock_dir:
         lock = f"gpu{gpu if gpu is not None else 'cpu'}.lock"
         command += ["--gpu-lock", os.path.abspath(os.path.join(lock_dir or options.work_dir, lock))]
+        measure, reserved = measure_cpus(gpu, options.measure_cpus_per_gpu)
+        if measure:
+            command += ["--measure-cpus", ",".join(map(str, measure)),
+                        "--reserved-cpus", ",".join(map(str, reserved))]
 
     timed_out = False
     with open(log_path, "w", encoding="utf-8") as log:
@@ -240,6 +245,22 @@ class Pool:
         for t in threads:
             t.join()
         return records
+
+
+def measure_cpus(gpu: int | None, per_gpu: int) -> tuple[list[int], list[int]]:
+    """(the cores a worker measuring on `gpu` runs its timing thread on, every core kept for measuring on GPUs 0..gpu).
+
+    Workers sharing a GPU measure one at a time, but the others meanwhile import torch, compile Triton kernels and
+    run Inductor's compile processes on every core; a timing thread descheduled between its start event and its
+    launches adds that delay to the time measured (session 8: medians 10-30% above the minimum on memory-bound
+    problems whose minimum sat at the bandwidth floor). So the last `per_gpu` cores of GPU 0, the `per_gpu` before
+    them of GPU 1, and so on, are left to measuring: the other stages run on the rest. Nothing is kept (([], []))
+    without a GPU, or where that would leave fewer than half the cores to the rest."""
+    cores = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+    if gpu is None or per_gpu <= 0 or per_gpu * (gpu + 1) * 2 > len(cores):
+        return [], []
+    reserved = cores[len(cores) - per_gpu * (gpu + 1):]
+    return reserved[:per_gpu], reserved
 
 
 def gpu_ids(count: int) -> list[int | None]:

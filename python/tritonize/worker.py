@@ -8,7 +8,9 @@ hold an exclusive lock on that file, so only one worker at a time runs them, and
 before them (loading the models and inputs onto it, ModelNew's first call that compiles its kernels,
 torch.compile's first call with Inductor's compile processes) hold it shared: several workers prepare at once,
 never while one measures. A worker waiting to measure lets no new one start preparing (a turnstile), so
-measurements are not starved. Imports and the static check run meanwhile. If the worker hangs or dies, the
+measurements are not starved. Imports and the static check run meanwhile. With --reserved-cpus the worker and
+its child processes run on the other cores, and its timing thread on --measure-cpus while it holds the lock, so
+that the others' compiles cannot deschedule it mid-measurement (runner.measure_cpus). If the worker hangs or dies, the
 parent still finds the stages that finished and `stage` says where it stopped. Errors are caught here only to be classified and recorded: this is the harness, not generated code.
 """
 from __future__ import annotations
@@ -45,11 +47,37 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--no-compile", action="store_true", help="do not time torch.compile")
     parser.add_argument("--calibration", help="JSON from python3 -m tritonize.calibrate")
     parser.add_argument("--gpu-lock", help="lock file held while measuring (several workers on one GPU)")
+    parser.add_argument("--measure-cpus", type=_cores, default=[],
+                        help="cores the timing thread runs on while it holds the lock (comma-separated)")
+    parser.add_argument("--reserved-cpus", type=_cores, default=[],
+                        help="cores kept for measuring: the rest of the work (and its child processes) avoids them")
     return parser.parse_args(argv)
+
+
+def _cores(text: str) -> list[int]:
+    return [int(c) for c in text.split(",") if c.strip()]
+
+
+def run_on_cores(cores: list[int] | set[int]) -> None:
+    """Run the calling thread (and the threads and processes it starts from now on) on `cores` only; where the
+    system refuses, say so and go on: the measurement is still valid, only noisier."""
+    try:
+        os.sched_setaffinity(0, set(cores))
+    except (AttributeError, OSError, ValueError) as e:
+        log(f"cannot run on cores {sorted(cores)}: {e}")
+
+
+def leave_cores(reserved: list[int]) -> None:
+    """Run this process (from now on) on every core it may use but `reserved`, if any is left."""
+    if reserved and hasattr(os, "sched_getaffinity"):
+        rest = os.sched_getaffinity(0) - set(reserved)
+        if rest:
+            run_on_cores(rest)
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    leave_cores(args.reserved_cpus)  # (before torch starts its threads: they inherit this)
     with open(args.record, encoding="utf-8") as f:
         record = json.load(f)
     start = time.perf_counter()
@@ -122,7 +150,7 @@ def run(record: dict, args: argparse.Namespace) -> None:
             set_error(record, protocol.classify_exception(e), _describe(e))
             return
 
-    with gpu_lock(args.gpu_lock, log):
+    with gpu_lock(args.gpu_lock, log), measuring_cores(args.measure_cpus):
         record["stage"] = "correctness"
         save(record, path)
         try:
@@ -196,6 +224,26 @@ class gpu_lock:
     def __exit__(self, *exc):
         if self.file is not None:
             self.file.close()  # closing releases the lock
+        return False
+
+
+class measuring_cores:
+    """The with-block's thread runs on `cores` (kept free of the other workers' preparations), then where it ran
+    before; nothing when `cores` is empty."""
+
+    def __init__(self, cores: list[int]):
+        self.cores, self.before = cores, None
+
+    def __enter__(self):
+        if self.cores and hasattr(os, "sched_getaffinity"):
+            self.before = os.sched_getaffinity(0)
+            run_on_cores(self.cores)
+            log(f"measuring on cores {sorted(os.sched_getaffinity(0))}")
+        return self
+
+    def __exit__(self, *exc):
+        if self.before is not None:
+            run_on_cores(self.before)
         return False
 
 
