@@ -1,0 +1,173 @@
+"""Tile shapes of three memory-bound forms on the GPU (a measurement for the device tool), kernel time after an L2
+flush (triton.testing.do_bench, median), as a fraction of the bandwidth floor (bytes / 4.25 TB/s):
+
+  rows     - a layer norm over rows of R = 16384 / 32768 fp32 (and 32768 fp16): what tritonize emits for rows
+             longer than its register tile (three reads of each row on a persistent grid of two programs per
+             multiprocessor, chunks of 8192, 16 warps) against the row held in registers (one read; one row per
+             program, 16 or 32 warps).
+  columns  - cumsum over a non-innermost dim in ATen's sequential order (each column a fold, one row at a time),
+             the form tritonize emits, over tiles [BLOCK_R, BLOCK_I] and warps: chunk rows (8 now) and width.
+  erf      - gelu (erf) of fp16 as tritonize emits it: BLOCK x num_warps, one block per program.
+
+    python3 tests/gpu/tiles_experiment.py [--json OUT.json] [--only rows,columns,erf]
+"""
+import argparse
+import json
+
+import torch
+import triton
+import triton.language as tl
+from triton.testing import do_bench
+
+BANDWIDTH = 4.25e12
+
+
+@triton.jit
+def ln_looped(x_ptr, w_ptr, b_ptr, y_ptr, M: tl.constexpr, R: tl.constexpr, BLOCK_R: tl.constexpr,
+              PROGRAMS: tl.constexpr):
+    for row in range(tl.program_id(0), M, PROGRAMS):
+        base = row * R
+        acc = tl.zeros([1, BLOCK_R], dtype=tl.float32)
+        for r0 in range(0, R, BLOCK_R):
+            r = r0 + tl.arange(0, BLOCK_R)[None, :]
+            acc += tl.load(x_ptr + base + r).to(tl.float32)
+        mean = tl.sum(acc, axis=1, keep_dims=True) / R
+        acc1 = tl.zeros([1, BLOCK_R], dtype=tl.float32)
+        for r0 in range(0, R, BLOCK_R):
+            r = r0 + tl.arange(0, BLOCK_R)[None, :]
+            d = tl.load(x_ptr + base + r).to(tl.float32) - mean
+            acc1 += d * d
+        rstd = tl.rsqrt(tl.sum(acc1, axis=1, keep_dims=True) / R + 1e-6)
+        for r0 in range(0, R, BLOCK_R):
+            r = r0 + tl.arange(0, BLOCK_R)[None, :]
+            x = tl.load(x_ptr + base + r).to(tl.float32)
+            y = (x - mean) * rstd * tl.load(w_ptr + r).to(tl.float32) + tl.load(b_ptr + r).to(tl.float32)
+            tl.store(y_ptr + base + r, y.to(y_ptr.dtype.element_ty))
+
+
+@triton.jit
+def ln_resident(x_ptr, w_ptr, b_ptr, y_ptr, R: tl.constexpr, BLOCK_R: tl.constexpr):
+    base = tl.program_id(0) * R
+    r = tl.arange(0, BLOCK_R)[None, :]
+    x = tl.load(x_ptr + base + r).to(tl.float32)
+    mean = tl.sum(x, axis=1, keep_dims=True) / R
+    d = x - mean
+    rstd = tl.rsqrt(tl.sum(d * d, axis=1, keep_dims=True) / R + 1e-6)
+    y = d * rstd * tl.load(w_ptr + r).to(tl.float32) + tl.load(b_ptr + r).to(tl.float32)
+    tl.store(y_ptr + base + r, y.to(y_ptr.dtype.element_ty))
+
+
+@triton.jit
+def cumsum_columns(x_ptr, y_ptr, R: tl.constexpr, I: tl.constexpr, BLOCK_R: tl.constexpr, BLOCK_I: tl.constexpr,
+                   COL_BLOCKS: tl.constexpr):
+    outer = tl.program_id(0) // COL_BLOCKS
+    cols = tl.program_id(0) % COL_BLOCKS * BLOCK_I + tl.arange(0, BLOCK_I)[None, :]
+    col_mask = cols < I
+    base = outer * R * I
+    acc = tl.full([1, BLOCK_I], 0.0, dtype=tl.float32)
+    for r0 in range(0, R, BLOCK_R):
+        r = r0 + tl.arange(0, BLOCK_R)[:, None]
+        x = tl.load(x_ptr + base + (r * I + cols), mask=col_mask).to(tl.float32)
+        scan_in = tl.where(col_mask, x, 0.0)
+        cumsum = tl.zeros([BLOCK_R, BLOCK_I], dtype=tl.float32)
+        for k in tl.static_range(BLOCK_R):
+            acc = acc + tl.sum(tl.where(tl.arange(0, BLOCK_R)[:, None] == k, scan_in, 0.0), axis=0, keep_dims=True)
+            cumsum = tl.where(tl.arange(0, BLOCK_R)[:, None] == k, acc, cumsum)
+        tl.store(y_ptr + base + (r * I + cols), cumsum.to(y_ptr.dtype.element_ty), mask=col_mask)
+
+
+@triton.jit
+def gelu_erf(x_ptr, y_ptr, BLOCK: tl.constexpr, ROUND: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs).to(tl.float32)
+    g = 0.5 * x * (1.0 + tl.erf(x * 0.7071067811865476))
+    if ROUND:
+        g = g.to(tl.float16).to(tl.float32)
+    tl.store(y_ptr + offs, (g + x * 0.5).to(y_ptr.dtype.element_ty))
+
+
+def timed(fn, nbytes):
+    ms = do_bench(fn, warmup=25, rep=100, return_mode="median")
+    return {"ms": ms, "floor_fraction": nbytes / BANDWIDTH / (ms * 1e-3)}
+
+
+def rows(results):
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    for dtype, R, M in ((torch.float32, 16384, 8192), (torch.float32, 32768, 4096), (torch.float16, 32768, 8192)):
+        x = torch.randn(M, R, device="cuda", dtype=dtype)
+        w = torch.randn(R, device="cuda", dtype=dtype)
+        b = torch.randn(R, device="cuda", dtype=dtype)
+        ref = torch.nn.functional.layer_norm(x.float(), (R,), w.float(), b.float(), eps=1e-6)
+        nbytes = 2 * x.numel() * x.element_size()
+        variants = [("looped3 chunk 8192 w16", lambda y: ln_looped[(2 * sms,)](x, w, b, y, M, R, 8192, 2 * sms,
+                                                                             num_warps=16))]
+        for warps in (8, 16, 32):
+            variants.append((f"resident w{warps}",
+                             lambda y, warps=warps: ln_resident[(M,)](x, w, b, y, R, R, num_warps=warps)))
+        for name, launch in variants:
+            y = torch.empty_like(x)
+            launch(y)
+            err = (y.float() - ref).abs().max().item()
+            r = {"form": "rows", "case": f"{str(dtype)[6:]} [{M}, {R}]", "variant": name, "max_err": err,
+                 **timed(lambda: launch(y), nbytes)}
+            results.append(r)
+            print(f"rows    {r['case']:24s} {name:26s} {r['ms']:.4f} ms  {r['floor_fraction']:.2f}  err {err:.1e}",
+                  flush=True)
+
+
+def columns(results):
+    for M, R, I in ((1, 16384, 16383), (32, 2048, 1024), (64, 1023, 1024)):
+        x = torch.randn(M, R, I, device="cuda")
+        ref = torch.cumsum(x, dim=1)
+        nbytes = 2 * x.numel() * 4
+        for block_r in (8, 16, 32):
+            for block_i in (32, 64, 128):
+                for warps in (1, 2, 4):
+                    if block_i * block_r < 32 * warps:
+                        continue
+                    col_blocks = triton.cdiv(I, block_i)
+                    y = torch.empty_like(x)
+
+                    def launch():
+                        cumsum_columns[(M * col_blocks,)](x, y, R, I, block_r, block_i, col_blocks, num_warps=warps,
+                                                          enable_fp_fusion=False)
+                    launch()
+                    exact = torch.equal(y, ref)
+                    r = {"form": "columns", "case": f"[{M}, {R}, {I}]", "variant": f"[{block_r}, {block_i}] w{warps}",
+                         "exact": exact, **timed(launch, nbytes)}
+                    results.append(r)
+                    print(f"columns {r['case']:24s} {r['variant']:26s} {r['ms']:.4f} ms  {r['floor_fraction']:.2f}  "
+                          f"exact {exact}", flush=True)
+
+
+def erf(results):
+    x = torch.randn(16384, 16384, device="cuda", dtype=torch.float16)
+    nbytes = 2 * x.numel() * 2
+    for block in (1024, 2048, 4096):
+        for warps in (2, 4, 8):
+            y = torch.empty_like(x)
+
+            def launch():
+                gelu_erf[(x.numel() // block,)](x, y, block, True, num_warps=warps)
+            launch()
+            r = {"form": "erf", "case": "fp16 [16384, 16384]", "variant": f"BLOCK {block} w{warps}",
+                 **timed(launch, nbytes)}
+            results.append(r)
+            print(f"erf     {r['case']:24s} {r['variant']:26s} {r['ms']:.4f} ms  {r['floor_fraction']:.2f}", flush=True)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--json")
+    ap.add_argument("--only", default="rows,columns,erf")
+    args = ap.parse_args()
+    results = []
+    for name in args.only.split(","):
+        {"rows": rows, "columns": columns, "erf": erf}[name](results)
+        if args.json:
+            with open(args.json, "w") as f:
+                json.dump({"device": torch.cuda.get_device_name(0), "results": results}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
