@@ -16,7 +16,7 @@ class Model(nn.Module):
         return x * 0.5 * (1.0 + torch.erf(x / math.sqrt(2.0)))
 
 
-tokens = 32768
+tokens = 65536
 hidden = 4096
 
 # cpu-shrink: --set tokens=43 --set hidden=233

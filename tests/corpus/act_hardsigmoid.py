@@ -13,7 +13,7 @@ class Model(nn.Module):
         return F.hardsigmoid(x * 4.0) * y
 
 
-batch_size = 8192
+batch_size = 32768
 dim = 8192
 
 # cpu-shrink: --set batch_size=37 --set dim=263

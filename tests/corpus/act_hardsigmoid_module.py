@@ -14,7 +14,7 @@ class Model(nn.Module):
         return x * self.gate(s * 8.0)
 
 
-batch_size = 64
+batch_size = 256
 channels = 256
 height = 96
 width = 96

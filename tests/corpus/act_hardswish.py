@@ -13,7 +13,7 @@ class Model(nn.Module):
         return F.hardswish(x * 4.0)
 
 
-batch_size = 64
+batch_size = 256
 channels = 96
 height = 160
 width = 160

@@ -15,7 +15,7 @@ class Model(nn.Module):
         return self.act(x * 3.0) + x
 
 
-tokens = 32768
+tokens = 131072
 hidden = 4096
 
 # cpu-shrink: --set tokens=37 --set hidden=291

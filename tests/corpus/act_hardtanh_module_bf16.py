@@ -15,7 +15,7 @@ class Model(nn.Module):
         return self.act(x * 3.0)
 
 
-tokens = 65536
+tokens = 262144
 hidden = 2048
 
 # cpu-shrink: --set tokens=59 --set hidden=181

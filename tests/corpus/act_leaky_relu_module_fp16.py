@@ -16,7 +16,7 @@ class Model(nn.Module):
         return self.act(x) - self.act_default(x * 2.0)
 
 
-tokens = 32768
+tokens = 131072
 hidden = 4096
 
 # cpu-shrink: --set tokens=41 --set hidden=259

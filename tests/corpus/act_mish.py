@@ -13,7 +13,7 @@ class Model(nn.Module):
         return F.mish(x * 10.0)
 
 
-batch_size = 8192
+batch_size = 32768
 dim = 16384
 
 # cpu-shrink: --set batch_size=37 --set dim=241

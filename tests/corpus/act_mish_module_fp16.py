@@ -15,7 +15,7 @@ class Model(nn.Module):
         return self.body(x)
 
 
-batch_size = 64
+batch_size = 512
 channels = 64
 height = 128
 width = 128

@@ -13,7 +13,7 @@ class Model(nn.Module):
         return F.relu6(x * 5.0)
 
 
-batch_size = 64
+batch_size = 256
 channels = 128
 height = 112
 width = 112

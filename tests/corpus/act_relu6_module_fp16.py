@@ -15,7 +15,7 @@ class Model(nn.Module):
         return self.act(x * 4.0)
 
 
-tokens = 32768
+tokens = 131072
 hidden = 4096
 
 # cpu-shrink: --set tokens=47 --set hidden=243

@@ -13,7 +13,7 @@ class Model(nn.Module):
         return torch.selu(x) + F.selu(y)
 
 
-batch_size = 4096
+batch_size = 16384
 dim = 16384
 
 # cpu-shrink: --set batch_size=47 --set dim=133

@@ -14,7 +14,7 @@ class Model(nn.Module):
         return self.act(x * self.scale)
 
 
-batch_size = 16384
+batch_size = 65536
 dim = 8192
 
 # cpu-shrink: --set batch_size=67 --set dim=203

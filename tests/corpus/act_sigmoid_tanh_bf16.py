@@ -15,7 +15,7 @@ class Model(nn.Module):
         return torch.sigmoid(x) + F.tanh(x)
 
 
-tokens = 65536
+tokens = 262144
 hidden = 2048
 
 # cpu-shrink: --set tokens=53 --set hidden=187

@@ -13,7 +13,7 @@ class Model(nn.Module):
         return self.act(x) + y * y.sigmoid()
 
 
-batch_size = 8192
+batch_size = 32768
 dim = 8192
 
 # cpu-shrink: --set batch_size=41 --set dim=217

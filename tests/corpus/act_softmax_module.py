@@ -13,7 +13,7 @@ class Model(nn.Module):
         return self.softmax(x)
 
 
-batch_size = 32
+batch_size = 128
 heads = 16
 seq_len = 512
 keys = 512

@@ -13,7 +13,7 @@ class Model(nn.Module):
         return self.act(x * 4.0)
 
 
-batch_size = 128
+batch_size = 512
 channels = 64
 length = 16384
 

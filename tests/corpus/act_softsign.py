@@ -13,7 +13,7 @@ class Model(nn.Module):
         return F.softsign(x * 3.0) * y
 
 
-batch_size = 8192
+batch_size = 16384
 dim = 8192
 
 # cpu-shrink: --set batch_size=39 --set dim=251

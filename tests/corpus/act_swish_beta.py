@@ -13,7 +13,7 @@ class Model(nn.Module):
 
 
 BETA = 1.702
-batch_size = 16384
+batch_size = 32768
 dim = 8192
 
 # cpu-shrink: --set batch_size=29 --set dim=307

@@ -13,7 +13,7 @@ class Model(nn.Module):
 
 
 rows = 8192
-cols = 32768
+cols = 65536
 
 # cpu-shrink: --set rows=301 --set cols=41
 

@@ -14,7 +14,7 @@ class Model(nn.Module):
         return logits.argmax(dim=-1)
 
 
-batch_size = 8192
+batch_size = 16384
 vocab = 50257
 
 # cpu-shrink: --set batch_size=23 --set vocab=517

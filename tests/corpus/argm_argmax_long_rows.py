@@ -12,7 +12,7 @@ class Model(nn.Module):
         return torch.argmax(x.clamp(max=2.0), dim=1)
 
 
-batch_size = 64
+batch_size = 2048
 dim = 262147
 
 # cpu-shrink: --set batch_size=1 --set dim=16411

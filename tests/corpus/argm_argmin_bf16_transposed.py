@@ -14,7 +14,7 @@ class Model(nn.Module):
         return x.transpose(1, 2).argmin(dim=-1)
 
 
-batch_size = 64
+batch_size = 128
 channels = 4096
 length = 2047
 

@@ -12,7 +12,7 @@ class Model(nn.Module):
         return torch.argmin(x, dim=1, keepdim=True)
 
 
-batch_size = 128
+batch_size = 512
 channels = 1021
 length = 2048
 

@@ -14,7 +14,7 @@ class Model(nn.Module):
         return values, indices, top.values, top.indices
 
 
-batch_size = 64
+batch_size = 256
 rows = 1023
 cols = 4097
 

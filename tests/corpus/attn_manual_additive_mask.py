@@ -18,7 +18,7 @@ class Model(nn.Module):
         return torch.matmul(probs, v)
 
 
-batch_size = 8
+batch_size = 16
 num_heads = 8
 q_len = 512
 kv_len = 2048

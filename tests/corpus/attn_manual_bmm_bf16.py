@@ -17,7 +17,7 @@ class Model(nn.Module):
         return torch.bmm(scores.softmax(dim=-1), v)
 
 
-batch_size = 128
+batch_size = 256
 seq_len = 1024
 head_dim = 64
 

@@ -19,7 +19,7 @@ class Model(nn.Module):
         return att @ v
 
 
-batch_size = 4
+batch_size = 8
 num_heads = 12
 seq_len = 1024
 head_dim = 64

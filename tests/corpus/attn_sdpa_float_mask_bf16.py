@@ -17,7 +17,7 @@ class Model(nn.Module):
         return F.scaled_dot_product_attention(q, k, v, attn_mask=bias, scale=self.scale)
 
 
-batch_size = 8
+batch_size = 32
 num_heads = 16
 seq_len = 2048
 head_dim = 64

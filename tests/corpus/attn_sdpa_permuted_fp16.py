@@ -18,7 +18,7 @@ class Model(nn.Module):
         return out.transpose(1, 2).reshape(b, l, h * e)
 
 
-batch_size = 8
+batch_size = 64
 seq_len = 2048
 num_heads = 16
 head_dim = 64

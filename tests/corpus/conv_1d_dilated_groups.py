@@ -16,7 +16,7 @@ class Model(nn.Module):
         return torch.tanh(F.conv1d(x, self.weight, self.bias, padding="same", dilation=4, groups=self.groups))
 
 
-batch_size = 32
+batch_size = 64
 channels = 256
 groups = 2
 length = 8192

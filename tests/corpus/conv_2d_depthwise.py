@@ -13,7 +13,7 @@ class Model(nn.Module):
         return self.conv(x)
 
 
-batch_size = 32
+batch_size = 64
 channels = 128
 height = 256
 width = 256

@@ -14,7 +14,7 @@ class Model(nn.Module):
         return self.pointwise(self.depthwise(x))
 
 
-batch_size = 16
+batch_size = 64
 in_channels = 64
 out_channels = 128
 height = 128

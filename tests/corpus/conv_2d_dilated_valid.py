@@ -15,7 +15,7 @@ class Model(nn.Module):
         return F.relu(F.conv2d(x, self.weight, self.bias, padding="valid", dilation=2))
 
 
-batch_size = 16
+batch_size = 64
 in_channels = 48
 out_channels = 96
 kernel_size = 3

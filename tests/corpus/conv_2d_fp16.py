@@ -13,7 +13,7 @@ class Model(nn.Module):
         return F.conv2d(x, w, b, padding=1)
 
 
-batch_size = 32
+batch_size = 128
 in_channels = 64
 out_channels = 128
 height = 128

@@ -13,7 +13,7 @@ class Model(nn.Module):
         return self.conv(x.permute(0, 3, 1, 2)) * 0.5
 
 
-batch_size = 16
+batch_size = 128
 in_channels = 64
 out_channels = 64
 height = 128

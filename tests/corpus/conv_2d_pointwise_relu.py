@@ -14,7 +14,7 @@ class Model(nn.Module):
         return self.act(self.conv(x))
 
 
-batch_size = 16
+batch_size = 128
 in_channels = 256
 out_channels = 128
 height = 96

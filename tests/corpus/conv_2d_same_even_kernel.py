@@ -13,7 +13,7 @@ class Model(nn.Module):
         return self.conv(x)
 
 
-batch_size = 16
+batch_size = 128
 in_channels = 32
 out_channels = 64
 height = 96

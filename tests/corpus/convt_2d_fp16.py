@@ -13,7 +13,7 @@ class Model(nn.Module):
         return F.conv_transpose2d(x, w, b, stride=2)
 
 
-batch_size = 32
+batch_size = 128
 in_channels = 128
 out_channels = 64
 height = 96

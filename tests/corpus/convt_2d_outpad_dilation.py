@@ -15,7 +15,7 @@ class Model(nn.Module):
         return torch.relu(self.up(x))
 
 
-batch_size = 16
+batch_size = 128
 in_channels = 64
 out_channels = 32
 height = 64

@@ -13,7 +13,7 @@ class Model(nn.Module):
         return self.up(x)
 
 
-batch_size = 16
+batch_size = 128
 in_channels = 128
 out_channels = 64
 height = 64

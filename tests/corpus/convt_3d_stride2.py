@@ -13,7 +13,7 @@ class Model(nn.Module):
         return self.up(x)
 
 
-batch_size = 8
+batch_size = 32
 in_channels = 64
 out_channels = 32
 depth = 16

@@ -15,7 +15,7 @@ class Model(nn.Module):
         return torch.einsum("bik,kn->bin", torch.einsum("bij,bjk->bik", A, B), C)
 
 
-batch = 256
+batch = 512
 m = 1024
 inner = 512
 n = 1024

@@ -12,7 +12,7 @@ class Model(nn.Module):
         return torch.matmul(A, B)
 
 
-M = 1048576
+M = 2097152
 K = 256
 N = 48
 

@@ -16,7 +16,7 @@ class Model(nn.Module):
         return torch.triu(torch.tril(A, diagonal=-1).transpose(0, 1) @ B, diagonal=1)
 
 
-N = 8192
+N = 16384
 P = 2048
 
 # cpu-shrink: --set N=130 --set P=19

@@ -13,7 +13,7 @@ class Model(nn.Module):
         return F.cross_entropy(logits, targets, ignore_index=0)
 
 
-batch_size = 131072
+batch_size = 524288
 num_classes = 2000
 
 # cpu-shrink: --set batch_size=201 --set num_classes=5

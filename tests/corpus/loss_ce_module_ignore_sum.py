@@ -13,7 +13,7 @@ class Model(nn.Module):
         return self.criterion(logits, targets)
 
 
-batch_size = 262144
+batch_size = 524288
 num_classes = 1000
 
 # cpu-shrink: --set batch_size=131 --set num_classes=7

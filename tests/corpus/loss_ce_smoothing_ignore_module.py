@@ -13,7 +13,7 @@ class Model(nn.Module):
         return self.loss(logits, targets)
 
 
-batch_size = 131072
+batch_size = 262144
 num_classes = 2000
 
 # cpu-shrink: --set batch_size=151 --set num_classes=9

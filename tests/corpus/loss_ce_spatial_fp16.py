@@ -13,7 +13,7 @@ class Model(nn.Module):
         return F.cross_entropy(logits, targets, reduction="sum")
 
 
-batch_size = 32
+batch_size = 128
 num_classes = 21
 height = 512
 width = 512

@@ -13,7 +13,7 @@ class Model(nn.Module):
         return self.loss(logits, targets)
 
 
-batch_size = 131072
+batch_size = 524288
 num_classes = 1000
 
 # cpu-shrink: --set batch_size=67 --set num_classes=133

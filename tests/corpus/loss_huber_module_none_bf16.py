@@ -13,7 +13,7 @@ class Model(nn.Module):
         return self.loss(predictions, targets)
 
 
-batch_size = 16384
+batch_size = 65536
 dim = 8192
 
 # dtype: bf16

@@ -13,7 +13,7 @@ class Model(nn.Module):
         return F.huber_loss(predictions, targets, reduction="sum", delta=1.5, weight=weight)
 
 
-batch_size = 8192
+batch_size = 32768
 dim = 8192
 
 # cpu-shrink: --set batch_size=29 --set dim=163

@@ -13,7 +13,7 @@ class Model(nn.Module):
         return self.criterion(predictions, targets)
 
 
-batch_size = 32768
+batch_size = 65536
 dim = 8192
 
 # dtype: bf16

@@ -13,7 +13,7 @@ class Model(nn.Module):
         return F.smooth_l1_loss(predictions, targets, reduction="sum", beta=0.5)
 
 
-batch_size = 256
+batch_size = 4096
 seq_len = 512
 dim = 128
 

@@ -13,7 +13,7 @@ class Model(nn.Module):
         return F.triplet_margin_loss(anchor, positive, negative, margin=2.0, p=1, reduction="sum") / anchor.shape[0]
 
 
-batch_size = 65536
+batch_size = 131072
 dim = 2048
 
 # dtype: fp16

@@ -20,7 +20,7 @@ class Model(nn.Module):
                             training=True, momentum=0.2, eps=1e-4)
 
 
-batch_size = 32
+batch_size = 128
 height = 112
 width = 112
 channels = 256

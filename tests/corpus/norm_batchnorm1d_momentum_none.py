@@ -13,7 +13,7 @@ class Model(nn.Module):
         return torch.relu(self.bn(x))
 
 
-batch_size = 16384
+batch_size = 32768
 features = 8192
 
 # cpu-shrink: --set batch_size=301 --set features=53

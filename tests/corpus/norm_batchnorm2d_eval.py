@@ -18,7 +18,7 @@ class Model(nn.Module):
         return self.bn(x)
 
 
-batch_size = 64
+batch_size = 256
 channels = 128
 height = 128
 width = 128

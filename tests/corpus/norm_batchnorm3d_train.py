@@ -15,7 +15,7 @@ class Model(nn.Module):
         return self.bn(x) + x
 
 
-batch_size = 16
+batch_size = 64
 channels = 32
 depth = 16
 height = 64

@@ -14,7 +14,7 @@ class Model(nn.Module):
         return x / norm
 
 
-batch_size = 32
+batch_size = 128
 features = 64
 dim1 = 256
 dim2 = 256

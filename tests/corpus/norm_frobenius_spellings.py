@@ -13,7 +13,7 @@ class Model(nn.Module):
         return y * (scale / torch.norm(y))
 
 
-rows = 8192
+rows = 32768
 cols = 8192
 
 # cpu-shrink: --set rows=67 --set cols=131

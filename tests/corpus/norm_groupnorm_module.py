@@ -15,7 +15,7 @@ class Model(nn.Module):
         return torch.nn.functional.silu(self.gn(x))
 
 
-batch_size = 32
+batch_size = 256
 channels = 256
 num_groups = 32
 height = 64

@@ -15,7 +15,7 @@ class Model(nn.Module):
         return F.instance_norm(x, eps=1e-6)
 
 
-batch_size = 16
+batch_size = 256
 channels = 128
 height = 128
 width = 128

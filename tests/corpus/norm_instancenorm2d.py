@@ -14,7 +14,7 @@ class Model(nn.Module):
         return self.norm(x)
 
 
-batch_size = 32
+batch_size = 128
 channels = 64
 height = 256
 width = 256

@@ -14,7 +14,7 @@ class Model(nn.Module):
         return self.norm(x)
 
 
-batch_size = 4
+batch_size = 16
 channels = 16
 depth = 64
 height = 128

@@ -15,7 +15,7 @@ class Model(nn.Module):
         return F.layer_norm(x, [x.size(-1)])
 
 
-tokens = 65536
+tokens = 262144
 hidden = 2048
 
 # cpu-shrink: --set tokens=37 --set hidden=263

@@ -15,7 +15,7 @@ class Model(nn.Module):
         return F.layer_norm(x, (x.shape[-1],), self.weight, self.bias, eps=1e-6)
 
 
-batch_size = 4096
+batch_size = 16384
 dim = 32768
 
 # cpu-shrink: --set batch_size=11 --set dim=1201

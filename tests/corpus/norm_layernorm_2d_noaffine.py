@@ -13,7 +13,7 @@ class Model(nn.Module):
         return self.ln(x * 2.0 + 1.0)
 
 
-batch_size = 64
+batch_size = 256
 channels = 64
 height = 128
 width = 128

@@ -15,7 +15,7 @@ class Model(nn.Module):
         return self.ln(x)
 
 
-batch_size = 32
+batch_size = 128
 seq_len = 2048
 hidden = 2048
 

@@ -14,7 +14,7 @@ class Model(nn.Module):
         return x + self.ln(x)
 
 
-batch_size = 16384
+batch_size = 32768
 dim = 8192
 
 # cpu-shrink: --set batch_size=37 --set dim=301

@@ -16,7 +16,7 @@ class Model(nn.Module):
 
 
 dim = 4096
-batch_size = 65536
+batch_size = 131072
 
 # cpu-shrink: --set dim=131 --set batch_size=67
 

@@ -14,7 +14,7 @@ class Model(nn.Module):
         return F.normalize(x) + F.normalize(x, p=1.0, dim=-1, eps=1e-6)
 
 
-batch_size = 16
+batch_size = 32
 channels = 64
 height = 128
 width = 512

@@ -14,7 +14,7 @@ class Model(nn.Module):
         return x / rms
 
 
-batch_size = 16
+batch_size = 64
 channels = 64
 height = 256
 width = 256

@@ -15,7 +15,7 @@ class Model(nn.Module):
         return F.rms_norm(x, (x.shape[-2], x.shape[-1]), eps=1e-5)
 
 
-batch_size = 64
+batch_size = 2048
 heads = 32
 seq_len = 64
 head_dim = 128

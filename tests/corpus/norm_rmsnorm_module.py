@@ -14,7 +14,7 @@ class Model(nn.Module):
         return self.norm(x)
 
 
-batch_size = 16
+batch_size = 32
 seq_len = 2048
 hidden = 8192
 

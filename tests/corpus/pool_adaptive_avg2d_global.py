@@ -13,7 +13,7 @@ class Model(nn.Module):
         return torch.flatten(self.pool(x), 1)
 
 
-batch_size = 128
+batch_size = 512
 channels = 512
 height = 64
 width = 63

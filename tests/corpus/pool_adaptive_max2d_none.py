@@ -13,7 +13,7 @@ class Model(nn.Module):
         return self.pool(x)
 
 
-batch_size = 32
+batch_size = 128
 channels = 64
 height = 256
 width = 250

@@ -13,7 +13,7 @@ class Model(nn.Module):
         return F.avg_pool1d(x.transpose(1, 2), 5, stride=3, padding=2, ceil_mode=True, count_include_pad=False)
 
 
-batch_size = 32
+batch_size = 64
 length = 8191
 channels = 512
 

@@ -13,7 +13,7 @@ class Model(nn.Module):
         return F.max_pool1d(x.transpose(1, 2), 3, stride=2, ceil_mode=True)
 
 
-batch_size = 32
+batch_size = 128
 length = 8191
 channels = 512
 

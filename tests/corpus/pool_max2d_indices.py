@@ -14,7 +14,7 @@ class Model(nn.Module):
         return values, indices
 
 
-batch_size = 32
+batch_size = 128
 channels = 64
 height = 255
 width = 256

@@ -13,7 +13,7 @@ class Model(nn.Module):
         return F.max_pool2d(x, kernel_size=3, stride=2, padding=1, dilation=2, ceil_mode=True)
 
 
-batch_size = 16
+batch_size = 64
 channels = 64
 height = 384
 width = 383

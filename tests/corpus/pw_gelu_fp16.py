@@ -15,7 +15,7 @@ class Model(nn.Module):
         return F.gelu(x) + x * 0.5
 
 
-batch_size = 16384
+batch_size = 32768
 dim = 16384
 
 # cpu-shrink: --set batch_size=37 --set dim=139

@@ -13,7 +13,7 @@ class Model(nn.Module):
         return F.silu(gate) * up
 
 
-N = 16384
+N = 32768
 HIDDEN = 11008
 
 # cpu-shrink: --set N=29 --set HIDDEN=150

@@ -15,7 +15,7 @@ class Model(nn.Module):
         return F.silu(gate) * up
 
 
-batch_size = 32
+batch_size = 64
 seq_len = 2048
 hidden = 5632
 

@@ -16,7 +16,7 @@ class Model(nn.Module):
         return torch.where(hi == hi, hi, -7.0), torch.where(lo != lo, -7.0, lo)
 
 
-rows = 512
+rows = 4096
 cols = 65537
 
 # cpu-shrink: --set rows=5 --set cols=20001

@@ -19,7 +19,7 @@ class Model(nn.Module):
                 torch.where(z == z, z, -7.0))
 
 
-batch_size = 8192
+batch_size = 32768
 dim = 4099
 
 # cpu-shrink: --set batch_size=67 --set dim=301

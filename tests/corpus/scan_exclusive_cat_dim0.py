@@ -15,7 +15,7 @@ class Model(nn.Module):
 
 
 steps = 1023
-batch_size = 64
+batch_size = 256
 hidden = 1024
 
 # cpu-shrink: --set steps=37 --set batch_size=3 --set hidden=131

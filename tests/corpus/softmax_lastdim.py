@@ -12,7 +12,7 @@ class Model(nn.Module):
         return torch.softmax(x, dim=-1)
 
 
-batch_size = 65536
+batch_size = 131072
 dim = 4096
 
 # cpu-shrink: --set batch_size=23 --set dim=193

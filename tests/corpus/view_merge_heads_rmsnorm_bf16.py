@@ -19,7 +19,7 @@ class Model(nn.Module):
         return (m.float() * torch.rsqrt(ms + self.eps)).to(x.dtype)
 
 
-batch_size = 48
+batch_size = 96
 num_heads = 12
 seq_len = 1000
 head_dim = 80

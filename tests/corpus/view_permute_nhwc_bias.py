@@ -14,7 +14,7 @@ class Model(nn.Module):
         return torch.sigmoid(x.permute(0, 3, 1, 2) + self.bias)
 
 
-batch_size = 128
+batch_size = 256
 height = 128
 width = 128
 channels = 96

@@ -14,7 +14,7 @@ class Model(nn.Module):
         return x - mean.view(b, c, 1, 1)
 
 
-batch_size = 128
+batch_size = 256
 channels = 128
 height = 112
 width = 112

@@ -18,7 +18,7 @@ class Model(nn.Module):
         return (a + b) * self.gain.view(1, GROUPS, 1)
 
 
-batch_size = 8192
+batch_size = 16384
 features = 16384
 
 # cpu-shrink: --set batch_size=17 --set GROUPS=3 --set features=249
