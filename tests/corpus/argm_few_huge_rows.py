@@ -3,15 +3,16 @@ import torch.nn as nn
 
 
 class Model(nn.Module):
-    """argmin and max of a few very long rows (each split over many programs, the last to finish combining them),
-    with ties from a clamp and, in about one row in six, a NaN (an element above 5.5)."""
+    """argmin of a few very long rows with ties from a clamp and, in about one row in six, a NaN (an element above
+    5.5: argmin finds the first), and the max of the rows unclamped; each row split over many programs, the last to
+    finish combining them. (No NaN reaches an output: KernelBench's allclose counts NaN as a mismatch.)"""
 
     def __init__(self):
         super().__init__()
 
     def forward(self, x):
         y = torch.where(x > 5.5, float("nan"), x.clamp(min=-2.5))
-        return torch.argmin(y, dim=1), torch.amax(y, dim=1)
+        return torch.argmin(y, dim=1), torch.amax(x, dim=1)
 
 
 rows = 96

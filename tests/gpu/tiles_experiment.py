@@ -8,6 +8,8 @@ flush (triton.testing.do_bench, median), as a fraction of the bandwidth floor (b
   columns  - cumsum over a non-innermost dim in ATen's sequential order (each column a fold, one row at a time),
              the form tritonize emits, over tiles [BLOCK_R, BLOCK_I] and warps: chunk rows (8 now) and width.
   erf      - gelu (erf) of fp16 as tritonize emits it: BLOCK x num_warps, one block per program.
+  argcols  - argmin over dim 1 of bf16 [B, 4096, 2047] (tritonize's column form: a running extreme and its index
+             per lane over [BLOCK_R, BLOCK_I] chunks), B = 64 and 128, over tile shapes and warps.
 
     python3 tests/gpu/tiles_experiment.py [--json OUT.json] [--only rows,columns,erf]
 """
@@ -86,6 +88,28 @@ def gelu_erf(x_ptr, y_ptr, BLOCK: tl.constexpr, ROUND: tl.constexpr):
     tl.store(y_ptr + offs, (g + x * 0.5).to(y_ptr.dtype.element_ty))
 
 
+@triton.jit
+def argmin_columns(x_ptr, y_ptr, R: tl.constexpr, I: tl.constexpr, BLOCK_R: tl.constexpr, BLOCK_I: tl.constexpr,
+                   COL_BLOCKS: tl.constexpr):
+    outer = tl.program_id(0) // COL_BLOCKS
+    cols = tl.program_id(0) % COL_BLOCKS * BLOCK_I + tl.arange(0, BLOCK_I)[None, :]
+    col_mask = cols < I
+    acc = tl.full([BLOCK_R, BLOCK_I], float("inf"), dtype=tl.float32)
+    acc_idx = tl.zeros([BLOCK_R, BLOCK_I], dtype=tl.int32)
+    for r0 in range(0, R, BLOCK_R):
+        r = r0 + tl.arange(0, BLOCK_R)[:, None]
+        x = tl.where(col_mask, tl.load(x_ptr + (outer * (R * I) + cols + r * I), mask=col_mask).to(tl.float32),
+                     float("inf"))
+        better = (x < acc) | (x != x) & (acc == acc)
+        acc_idx = tl.where(better, r, acc_idx)
+        acc = tl.where(better, x, acc)
+    best = tl.min(acc, axis=0, keep_dims=True)
+    is_nan = acc != acc
+    any_nan = tl.max(is_nan.to(tl.int32), axis=0, keep_dims=True) > 0
+    found = tl.min(tl.where(tl.where(any_nan, is_nan, acc == best), acc_idx, R), axis=0, keep_dims=True)
+    tl.store(y_ptr + (outer * I + cols), found.to(tl.int64), mask=col_mask)
+
+
 def timed(fn, nbytes):
     ms = do_bench(fn, warmup=25, rep=100, return_mode="median")
     return {"ms": ms, "floor_fraction": nbytes / BANDWIDTH / (ms * 1e-3)}
@@ -156,6 +180,28 @@ def erf(results):
             print(f"erf     {r['case']:24s} {r['variant']:26s} {r['ms']:.4f} ms  {r['floor_fraction']:.2f}", flush=True)
 
 
+def argcols(results):
+    R, I = 4096, 2047
+    for B in (64, 128):
+        x = torch.randn(B, R, I, device="cuda", dtype=torch.bfloat16)
+        ref = x.transpose(1, 2).argmin(dim=-1)
+        nbytes = x.numel() * 2
+        for block_r, block_i, warps in ((32, 256, 8), (64, 256, 16), (16, 256, 4), (32, 128, 4), (64, 128, 8),
+                                        (128, 64, 8), (64, 64, 4), (32, 64, 2)):
+            col_blocks = triton.cdiv(I, block_i)
+            y = torch.empty(B, I, device="cuda", dtype=torch.int64)
+
+            def launch():
+                argmin_columns[(B * col_blocks,)](x, y, R, I, block_r, block_i, col_blocks, num_warps=warps)
+            launch()
+            r = {"form": "argcols", "case": f"bf16 [{B}, {R}, {I}]", "variant": f"[{block_r}, {block_i}] w{warps}",
+                 "exact": torch.equal(y, ref), **timed(launch, nbytes)}
+            results.append(r)
+            print(f"argcols {r['case']:24s} {r['variant']:26s} {r['ms']:.4f} ms  {r['floor_fraction']:.2f}  "
+                  f"exact {r['exact']}", flush=True)
+        del x
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--json")
@@ -163,7 +209,7 @@ def main():
     args = ap.parse_args()
     results = []
     for name in args.only.split(","):
-        {"rows": rows, "columns": columns, "erf": erf}[name](results)
+        {"rows": rows, "columns": columns, "erf": erf, "argcols": argcols}[name](results)
         if args.json:
             with open(args.json, "w") as f:
                 json.dump({"device": torch.cuda.get_device_name(0), "results": results}, f, indent=1)
