@@ -8,6 +8,8 @@ flush (triton.testing.do_bench, median), as a fraction of the bandwidth floor (b
   columns  - cumsum over a non-innermost dim in ATen's sequential order (each column a fold, one row at a time),
              the form tritonize emits, over tiles [BLOCK_R, BLOCK_I] and warps: chunk rows (8 now) and width.
   erf      - gelu (erf) of fp16 as tritonize emits it: BLOCK x num_warps, one block per program.
+  rowscan  - cumsum along the last dim in ATen's order (Sklansky tiles of 32, the carry folded into each tile's first
+             element: tritonize's form, its helper copied from a generated file), rows per program x warps.
   argcols  - argmin over dim 1 of bf16 [B, 4096, 2047] (tritonize's column form: a running extreme and its index
              per lane over [BLOCK_R, BLOCK_I] chunks), B = 64 and 128, over tile shapes and warps.
 
@@ -110,6 +112,64 @@ def argmin_columns(x_ptr, y_ptr, R: tl.constexpr, I: tl.constexpr, BLOCK_R: tl.c
     tl.store(y_ptr + (outer * I + cols), found.to(tl.int64), mask=col_mask)
 
 
+@triton.jit
+def _aten_scan_tile(x, ROWS: tl.constexpr, TILE: tl.constexpr, LEVELS: tl.constexpr, PROD: tl.constexpr,
+                   ROUND: tl.constexpr, REVERSE: tl.constexpr):
+    # Inclusive scan of each row of x [ROWS, TILE] in the order of PyTorch's CUDA scan (Sklansky, as in
+    # ATen's ScanUtils.cuh), so that results are bit-identical: at level m, every element whose scan
+    # position has bit m set combines with the last element of the lower half of its 2^(m+1)-block.
+    # ROUND is the scan's dtype, rounded to after every op. REVERSE: the scan runs backwards through x
+    # (position p is column TILE - 1 - p), so that the caller loads and stores in increasing address
+    # order, which Triton coalesces (it does not for a decreasing index).
+    col = tl.arange(0, TILE)[None, :]
+    pos = col
+    if REVERSE:
+        pos = TILE - 1 - col
+    for m in tl.static_range(LEVELS):
+        if TILE <= 128:
+            # Narrow tiles: each element fetches its partner by a gather along the row (one warp shuffle
+            # when the row lies in one warp); src is the last position of the lower half of its block.
+            src = (pos & ~((2 << m) - 1)) | ((1 << m) - 1)
+            if REVERSE:
+                src = TILE - 1 - src
+            low = tl.gather(x, tl.broadcast_to(src, [ROWS, TILE]), 1)
+            upper = (pos & (1 << m)) != 0
+            y = x
+        else:
+            # Wide tiles (a gather would shuffle from every register of the row): the partner is picked in
+            # a [ROWS, blocks, 2^(m+1)] view by a masked sum (exact: one value plus -0.0s).
+            y = tl.reshape(x, [ROWS, TILE >> (m + 1), 2 << m])
+            c = tl.arange(0, 2 << m)[None, None, :]
+            if REVERSE:
+                low = tl.sum(tl.where(c == 1 << m, y, -0.0), axis=2, keep_dims=True)
+                upper = c < 1 << m
+            else:
+                low = tl.sum(tl.where(c == (1 << m) - 1, y, -0.0), axis=2, keep_dims=True)
+                upper = c >= 1 << m
+        if PROD:
+            y = tl.where(upper, (y * low).to(ROUND).to(tl.float32), y)
+        else:
+            y = tl.where(upper, (y + low).to(ROUND).to(tl.float32), y)
+        x = tl.reshape(y, [ROWS, TILE])
+    return x
+
+
+@triton.jit
+def cumsum_rows(x_ptr, y_ptr, R: tl.constexpr, BLOCK_R: tl.constexpr, BLOCK_M: tl.constexpr, LEVELS: tl.constexpr,
+                ROUND: tl.constexpr):
+    rows = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)[:, None]
+    carry = tl.full([BLOCK_M, BLOCK_R], 0.0, dtype=tl.float32)
+    for r0 in range(0, R, BLOCK_R):
+        r = r0 + tl.arange(0, BLOCK_R)[None, :]
+        r_mask = r < R
+        x = tl.where(r_mask, tl.load(x_ptr + (rows * R + r), mask=r_mask).to(tl.float32), 0.0)
+        first = tl.arange(0, BLOCK_R)[None, :] == 0
+        cumsum = _aten_scan_tile(tl.where(first, (x + carry).to(ROUND).to(tl.float32), x), BLOCK_M, BLOCK_R, LEVELS,
+                                 False, ROUND, False)
+        carry = tl.gather(cumsum, tl.full([BLOCK_M, BLOCK_R], BLOCK_R - 1, dtype=tl.int32), 1)
+        tl.store(y_ptr + (rows * R + r), cumsum.to(y_ptr.dtype.element_ty), mask=r_mask)
+
+
 def timed(fn, nbytes):
     ms = do_bench(fn, warmup=25, rep=100, return_mode="median")
     return {"ms": ms, "floor_fraction": nbytes / BANDWIDTH / (ms * 1e-3)}
@@ -180,6 +240,30 @@ def erf(results):
             print(f"erf     {r['case']:24s} {r['variant']:26s} {r['ms']:.4f} ms  {r['floor_fraction']:.2f}", flush=True)
 
 
+def rowscan(results):
+    for dtype, M, R in ((torch.float16, 262144, 2047), (torch.float32, 65536, 4000)):
+        x = torch.randn(M, R, device="cuda", dtype=dtype) if dtype == torch.float32 else \
+            torch.rand(M, R, device="cuda", dtype=dtype)
+        ref = torch.cumsum(x, dim=1)
+        nbytes = 2 * x.numel() * x.element_size()
+        rnd = tl.float16 if dtype == torch.float16 else tl.float32
+        for block_m in (16, 32, 64, 128, 256):
+            for warps in (1, 2, 4, 8):
+                if block_m * 32 < 32 * warps or block_m * 32 // (32 * warps) > 128:
+                    continue
+                y = torch.empty_like(x)
+
+                def launch():
+                    cumsum_rows[(M // block_m,)](x, y, R, 32, block_m, 5, rnd, num_warps=warps, enable_fp_fusion=False)
+                launch()
+                r = {"form": "rowscan", "case": f"{str(dtype)[6:]} [{M}, {R}]", "variant": f"[{block_m}, 32] w{warps}",
+                     "exact": torch.equal(y, ref), **timed(launch, nbytes)}
+                results.append(r)
+                print(f"rowscan {r['case']:24s} {r['variant']:26s} {r['ms']:.4f} ms  {r['floor_fraction']:.2f}  "
+                      f"exact {r['exact']}", flush=True)
+        del x, ref
+
+
 def argcols(results):
     R, I = 4096, 2047
     for B in (64, 128):
@@ -209,7 +293,7 @@ def main():
     args = ap.parse_args()
     results = []
     for name in args.only.split(","):
-        {"rows": rows, "columns": columns, "erf": erf, "argcols": argcols}[name](results)
+        {"rows": rows, "columns": columns, "erf": erf, "argcols": argcols, "rowscan": rowscan}[name](results)
         if args.json:
             with open(args.json, "w") as f:
                 json.dump({"device": torch.cuda.get_device_name(0), "results": results}, f, indent=1)
