@@ -14,7 +14,7 @@ class Model(nn.Module):
         return self.gn(x)
 
 
-batch_size = 64
+batch_size = 32
 channels = 128
 num_groups = 4
 height = 128

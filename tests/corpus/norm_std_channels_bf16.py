@@ -14,7 +14,7 @@ class Model(nn.Module):
         return torch.std(x, dim=(2, 3)), x.std(dim=[2, 3], correction=0, keepdim=True)
 
 
-batch_size = 256
+batch_size = 64
 channels = 128
 height = 112
 width = 120

@@ -15,7 +15,7 @@ class Model(nn.Module):
         return (x - mean) * torch.rsqrt(var + self.eps) * 0.5
 
 
-batch_size = 32768
+batch_size = 8192
 features = 6001
 eps = 1e-5
 
