@@ -5,6 +5,7 @@ loop past 16384. Checked against PyTorch under Triton's interpreter, with -inf a
 import re
 
 from .paths import convert_forward, run_interpreted
+from .test_coop_rows import RUNNER  # (in its "one" mode: each kernel launched once, as it would be)
 
 # (forward expression, input shape, input fix-up on x (randn))
 HELD = [
@@ -12,26 +13,6 @@ HELD = [
     ("torch.nn.functional.layer_norm(x, (32768,), eps=1e-6)", (2, 32768), "x[1] += 100.0"),
     ("torch.log_softmax(x * 2.0, dim=1)", (3, 30001), "x[0, :100] = float('inf')"),
 ]
-
-RUNNER = r"""
-import importlib.util, json, sys
-import torch
-
-results = []
-for path, call, shape, fix in json.loads(sys.argv[1]):
-    spec = importlib.util.spec_from_file_location("generated", path)
-    m = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(m)
-    torch.manual_seed(0)
-    x = torch.randn(*shape)
-    exec(fix, {"x": x})
-    ref = eval(call, {"torch": torch, "x": x})
-    got = m.ModelNew()(x)
-    ok = got.shape == ref.shape and torch.allclose(got, ref, atol=1e-5, rtol=1e-5, equal_nan=True)
-    diff = (got - ref).abs().nan_to_num(0.0).max().item()
-    results.append(None if ok else f"{call} on {list(shape)} ({fix}): max diff {diff:.3g}")
-print(json.dumps(results))
-"""
 
 
 def test_rows_held_whole(tmp_path):
@@ -41,7 +22,7 @@ def test_rows_held_whole(tmp_path):
         text = out.read_text()
         assert "for r0 in range" not in text and "num_warps=32" in text, f"{call} on {shape}: not held whole\n{text}"
         jobs.append((str(out), call, shape, fix))
-    failures = run_interpreted(RUNNER, jobs)
+    failures = run_interpreted(RUNNER, jobs, "one")
     assert not failures, "\n".join(failures)
 
 
