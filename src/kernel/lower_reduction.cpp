@@ -356,7 +356,7 @@ Plan plan_reduction(const Group& g, const ValueEmitter& ve, const std::map<const
     // Chunks of 32 rows run 4.3x slower than 16 or 64, at every width measured (tests/gpu/tiles_experiment.py,
     // argcols, 2026-12-04: argmin over dim 1 of bf16 [128, 4096, 2047], [32, 256] on 8 warps 4.42 ms, [32, 128]
     // on 4 and [32, 64] on 2 the same, against 1.02 ms for [64, 256] on 16 and 1.05 ms for [16, 256] on 4; [64,
-    // 4096, 2047] alike, 2.94 against 0.52 ms): so such a tile takes twice the warps and rows (half, when it has 16 warps).
+    // 4096, 2047] alike, 2.94 against 0.52 ms): such a tile takes twice the warps and rows (half, with 16 warps).
     if (p.block_r == 32) {
       p.arg_warps = p.arg_warps < 16 ? p.arg_warps * 2 : p.arg_warps / 2;
       p.block_r = std::max<int64_t>(1, p.arg_warps * 32 * lane_elems / p.block_i);
