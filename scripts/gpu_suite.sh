@@ -9,12 +9,14 @@
 # With HACKS=1 the deliberately broken files of tests/gpu/hacks run beside the corpus (tests/gpu/run_hacks.sh,
 # which asserts that each is caught for its own reason); both runs take turns measuring through one lock.
 # Results land in $OUT (or out/gpu): results.jsonl, summary.json, report.html, table.txt (the bench's tables),
-# results.md (scripts/results_table.py), hacks.log. The report folder itself stays in $REPORT (default
-# /tmp/tz-report), so a second call on the same machine can go on with --resume.
-# One call holds about 130-145 problems at 8 workers (session 8); --resume needs the same machine, which is given
-# back after 30 s idle, so run the corpus in halves instead, one call each, with PROBLEMS (paths or globs):
+# results.md (scripts/results_table.py), hacks.log, logs.tar.gz (the jobs' logs). The report folder itself stays
+# in $REPORT (default /tmp/tz-report), so a second call on the same machine can go on with --resume.
+# One call holds about 130-145 problems at 8 workers (session 8); session 9 ran 114 in the first 540 s call (8
+# workers, hacks beside) and the other 185 with --resume at JOBS_PER_GPU=10 in a second call made at once, on the
+# same warm machine, in 430 s. --resume needs the same machine, which is given back after 30 s idle: make the
+# second call at once, or else run the corpus in parts, one call each, with PROBLEMS (paths or globs):
 #   PROBLEMS='tests/corpus/[a-l]*.py' scripts/gpu_suite.sh    then    PROBLEMS='tests/corpus/[m-z]*.py' ...
-# and concatenate the two results.jsonl.
+# and concatenate the results.jsonl files.
 # Environment: PROBLEMS (default tests/corpus), SUITE_SECONDS (whole run, default 540), TRIALS (timed trials per contender, default 100),
 # JOB_SECONDS (per problem, lock wait included, default 300), JOBS_PER_GPU (workers sharing the GPU, default 6).
 set -uo pipefail
@@ -46,5 +48,7 @@ if [[ -n $hacks ]]; then
 fi
 python3 scripts/results_table.py "$REPORT/results.jsonl" > "$OUT/results.md" 2>&1
 cp "$REPORT/results.jsonl" "$REPORT/summary.json" "$REPORT/report.html" "$OUT"/ 2>/dev/null
+# (each job's log, with how long it waited for and held the GPU lock: where a call's time went)
+tar czf "$OUT/logs.tar.gz" -C "$REPORT" logs 2>/dev/null
 tail -n 2 "$OUT/results.md"
 ls "$OUT"

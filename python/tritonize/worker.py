@@ -219,11 +219,15 @@ class gpu_lock:
                 fcntl.flock(self.file, fcntl.LOCK_SH if self.shared else fcntl.LOCK_EX)
             # (closing the turnstile releases it)
             self.log(f"gpu lock ({'shared' if self.shared else 'exclusive'}) after {time.perf_counter() - start:.1f} s")
+            self.held_since = time.perf_counter()
         return self
 
     def __exit__(self, *exc):
         if self.file is not None:
             self.file.close()  # closing releases the lock
+            # (what a stage holds the GPU for: the exclusive holds, end to end, bound a shared GPU's throughput)
+            self.log(f"gpu lock ({'shared' if self.shared else 'exclusive'}) released after "
+                     f"{time.perf_counter() - self.held_since:.2f} s")
         return False
 
 
