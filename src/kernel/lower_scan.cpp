@@ -30,11 +30,13 @@ const int64_t kMaxRowTile = 4096;  // elements of one row scanned in registers (
 const int64_t kMaxTile = 8192;     // elements held by one program (tree order)
 const int64_t kAtenTileElems = 2048;  // elements of one program's tile in ATen's row order
 // ATen's tiles of 32 (most rows: T = 16 whenever there are many more rows than elements in one): 16 rows a
-// program on 4 warps. Measured on the H200 with tests/gpu/tiles_experiment.py (rowscan, 2026-12-04, kernel time,
-// L2 flushed): fp16 [262144, 2047] 1.44 ms against 1.76 ms for 64 rows on 4 warps (the form before; 8 warps 1.21
-// ms but fp32 0.77 ms), fp32 [65536, 4000] 0.63 ms against 0.64 ms. Wider tiles keep kAtenTileElems (unmeasured).
+// program, on 8 warps for a 16-bit scan and 4 for fp32. Measured on the H200 with tests/gpu/tiles_experiment.py
+// (rowscan, 2026-12-04, kernel time, L2 flushed): fp16 [262144, 2047] 1.21 ms on 8 warps, 1.44 ms on 4, against
+// 1.76 ms for 64 rows on 4 warps (the form before); fp32 [65536, 4000] 0.63 ms on 4 warps (0.77 ms on 8) against
+// 0.64 ms. Wider tiles keep kAtenTileElems (unmeasured).
 const int64_t kAtenNarrowRows = 16;
 const int kAtenNarrowWarps = 4;
+const int kAtenNarrowHalfWarps = 8;
 // ATen's column order: chunks of kSeqChunk rows folded one by one, on one warp (a column per lane, the chunk
 // in-thread), BLOCK_I columns wide, narrowed to 32 while the grid has fewer than kSeqMinPrograms programs.
 // Measured on the H200 with tests/gpu/tiles_experiment.py (2026-12-04, kernel time, L2 flushed, fraction of the
@@ -99,10 +101,12 @@ void lower_scan(KernelJob& job) {
   TZ_ASSERT(g.space[axis] > 1, "a scan over a unit dim reached lowering");
   bool reverse = false;
   bool any_float = false;
+  bool half = false;  // a scan rounds to fp16 or bf16
   for (auto* n : g.nodes) {
     if (op_kind(n->op) != OpKind::Scan) continue;
     reverse = n->attr.ints[1] != 0;
     any_float = any_float || is_floating(n->dtype);
+    half = half || n->dtype == DType::Float16 || n->dtype == DType::BFloat16;
     TZ_ASSERT(n->shape == g.space, "a scan's shape differs from its kernel's space");
   }
   for (auto* o : g.outputs) {
@@ -352,7 +356,9 @@ void lower_scan(KernelJob& job) {
   int64_t tile = (p.rows ? p.block_m : p.block_i) * p.block_r;
   job.launch.num_warps = static_cast<int>(std::clamp<int64_t>(tile / 512, 1, 8));
   if (p.order == Order::AtenColumns) job.launch.num_warps = 1;  // one column per lane, the chunk in-thread
-  if (p.order == Order::AtenRows && p.block_r == 32) job.launch.num_warps = kAtenNarrowWarps;
+  if (p.order == Order::AtenRows && p.block_r == 32) {
+    job.launch.num_warps = half ? kAtenNarrowHalfWarps : kAtenNarrowWarps;
+  }
   // Eager rounds a producer's product before the scan adds it: no multiply-add may become one fma.
   if (aten) job.launch.fp_fusion = false;
 }
