@@ -514,6 +514,17 @@ Value bmm_fn(Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
   return t_matmul(in, b[0], b[1], loc, "torch.bmm");
 }
 
+Value mv_fn(Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+  Bound b = bind(in, a, "torch.mv", {"input", "vec"}, loc);
+  TensorObj* x = need_tensor(b[0], "torch.mv", loc);
+  TensorObj* v = need_tensor(b[1], "torch.mv", loc);
+  if (x->rank() != 2 || v->rank() != 1) {
+    fail(loc, "torch.mv expects a 2-D matrix and a 1-D vector, got " + shape_str(x->shape) + " and " +
+                  shape_str(v->shape));
+  }
+  return t_matmul(in, b[0], b[1], loc, "torch.mv");
+}
+
 Value matmul_fn(Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
   Bound b = bind(in, a, "torch.matmul", {"input", "other"}, loc);
   return t_matmul(in, b[0], b[1], loc, "torch.matmul");
@@ -1104,6 +1115,7 @@ void register_torch(Interp& in) {
   def_method(in, "matmul", matmul_fn);
   def_both(in, "mm", mm_fn);
   def_both(in, "bmm", bmm_fn);
+  def_both(in, "mv", mv_fn);
   def_both(in, "addmm", addmm_fn);
   def_fn(in, "torch.einsum", [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
     // torch.einsum(equation, *operands) or torch.einsum(equation, [operands])
