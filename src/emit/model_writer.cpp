@@ -451,9 +451,32 @@ std::string write_model(const TraceResult& trace, const Graph& graph, const Forw
   for (size_t i = 0; i < graph.inputs.size(); ++i) {
     const auto& in = graph.inputs[i];
     const std::string& name = in.name;
-    w.line("if tuple(" + name + ".shape) != " + tuple_text(in.shape) + " or not " + name + ".is_contiguous():");
-    w.line("    raise ValueError(f\"" + name + ": expected a contiguous tensor of shape " + tuple_text(in.shape) +
-           " (the shape ModelNew was generated for), got {tuple(" + name + ".shape)}\")");
+    if (in.perm.empty()) {
+      w.line("if tuple(" + name + ".shape) != " + tuple_text(in.shape) + " or not " + name + ".is_contiguous():");
+      w.line("    raise ValueError(f\"" + name + ": expected a contiguous tensor of shape " + tuple_text(in.shape) +
+             " (the shape ModelNew was generated for), got {tuple(" + name + ".shape)}\")");
+      continue;
+    }
+    // A permuted input (as get_inputs() returns it): its kernels read the tensor in memory, so the strides
+    // must be the permutation's (those of dims of size 1 do not matter).
+    Shape shape, strides, stored_strides(in.shape.size(), 1);
+    for (size_t d = in.shape.size(); d-- > 1;) stored_strides[d - 1] = stored_strides[d] * in.shape[d];
+    std::string dims;
+    for (size_t d = 0; d < in.perm.size(); ++d) {
+      auto p = static_cast<size_t>(in.perm[d]);
+      shape.push_back(in.shape[p]);
+      if (in.shape[p] == 1) continue;
+      dims += (dims.empty() ? "" : ", ") + std::to_string(d);
+      strides.push_back(stored_strides[p]);
+    }
+    std::string stride_list = "[" + name + ".stride(d) for d in (" + dims + (strides.size() == 1 ? ",)]" : ")]");
+    std::string want = "[";
+    for (size_t k = 0; k < strides.size(); ++k) want += (k ? ", " : "") + std::to_string(strides[k]);
+    want += "]";
+    w.line("if tuple(" + name + ".shape) != " + tuple_text(shape) + " or " + stride_list + " != " + want + ":");
+    w.line("    raise ValueError(f\"" + name + ": expected a tensor of shape " + tuple_text(shape) + " with strides " +
+           want + " along dims (" + dims + ") (a permuted tensor, as get_inputs() returns it, which ModelNew was " +
+           "generated for), got shape {tuple(" + name + ".shape)} and strides {" + name + ".stride()}\")");
   }
   for (const auto& [name, literal] : trace.forward_scalars) {
     w.line("_expect_number(\"" + name + "\", " + name + ", " + literal + ")");

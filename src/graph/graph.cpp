@@ -319,7 +319,9 @@ std::string dump_graph(const Graph& g) {
   std::ostringstream os;
   for (size_t i = 0; i < g.inputs.size(); ++i) {
     os << "input " << i << " " << g.inputs[i].name << ": " << dtype_name(g.inputs[i].dtype)
-       << shape_str(g.inputs[i].shape) << "\n";
+       << shape_str(g.inputs[i].shape);
+    if (!g.inputs[i].perm.empty()) os << " permuted " << shape_str(g.inputs[i].perm);
+    os << "\n";
   }
   for (const auto& p : g.params) {
     os << "param " << p.path << ": " << dtype_name(p.dtype) << shape_str(p.shape) << "\n";

@@ -15,8 +15,10 @@ namespace tz {
 
 struct InputSpec {
   std::string name;  // forward parameter name
-  Shape shape;
+  Shape shape;  // of the tensor in memory (contiguous)
   DType dtype;
+  // forward receives that tensor permuted by perm (as get_inputs() returns it); empty: as it is
+  std::vector<int64_t> perm = {};
 };
 
 struct ParamSpec {

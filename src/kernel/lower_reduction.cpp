@@ -62,8 +62,14 @@ const int64_t kArgGridWarps = 8192;
 // registers runs with at most 4 warps: more programs resident, fewer warps meeting in each reduction across
 // axis 0 (softmax over dim 1 of fp32 [64, 96, 16384], tile [128, 64]: 0.347 ms with 16 warps, 0.194 ms with 4,
 // 99% of the bandwidth floor).
+// A column block of at most kColumnOneWarpTile elements held whole runs on one warp: its reductions across axis 0
+// stay in registers and lanes (shuffles), with no exchange through shared memory. tests/gpu/tiles_experiment.py
+// (form cecols, 2026-12-04, kernel time, L2 flushed): cross entropy's max, sum of exp and target logit over the
+// class dim of fp16 [128, 21, 512 * 512], tile [32, 128], 2.80 ms on 4 warps, 0.54 ms (84% of the floor) on one;
+// [32, 64] on one warp 0.57 ms, [32, 256] 0.69 ms on one and 1.11 ms on two.
 const int64_t kColumnSegmentBytes = 256;
 const int64_t kColumnWarps = 4;
+const int64_t kColumnOneWarpTile = 4096;
 // A looped softmax over columns takes its max and sum of exp in one pass (online, below) over chunks of
 // kOnlineChunkRows rows (then one pass writes): fp32 [64, 1000, 2048] log_softmax 0.52 ms in three passes of
 // [64, 64] chunks, 0.39 ms online with [32, 64] chunks and 4 warps; bf16 [32, 1024, 4096] 0.229 -> 0.218 ms
@@ -956,6 +962,7 @@ void lower_reduction(KernelJob& job) {
   int64_t tile = (p.rows ? p.block_m : p.block_i) * p.block_r;
   int64_t warps = std::clamp<int64_t>(tile / (coop ? 1024 : 512), 1, tile > kMaxTile ? 32 : 16);
   if (!p.rows && (p.persistent || coop)) warps = std::min(warps, kColumnWarps);
+  if (!p.rows && p.persistent && !coop && tile <= kColumnOneWarpTile) warps = 1;
   job.launch.num_warps = arg_warps ? arg_warps : static_cast<int>(warps);
 }
 

@@ -117,6 +117,11 @@ class Interp {
 
   // --- state ---
   Phase phase = Phase::Shape;
+  // Shape phase: the layout of the next shape_only result, from the operands traced() last saw. PyTorch lays out
+  // an elementwise result like its first operand (TensorIterator); a result of another shape, from operands not
+  // all contiguous, has a layout tritonize does not follow. (ModelNew checks the strides it was generated for.)
+  const TensorObj* layout_source = nullptr;
+  bool strided_operands = false;
   Graph* graph;
   const SourceFile* file;
   const ast::Module& module;

@@ -2,6 +2,7 @@
 #include "trace/tensor_ops.h"
 
 #include <algorithm>
+#include <utility>
 #include <cmath>
 #include <cctype>
 #include <limits>
@@ -21,8 +22,12 @@ std::string shape_text(const Shape& s) { return shape_str(s); }
 // Whether the op builds graph nodes: forward tensors only, never mixed with tensors made elsewhere.
 bool traced(Interp& in, std::initializer_list<const TensorObj*> ts, SourceLoc loc) {
   bool plain = false;
+  in.strided_operands = false;
+  in.layout_source = nullptr;
   for (const TensorObj* t : ts) {
     if (t && !t->node) plain = true;
+    if (t && (t->strided || !t->perm.empty())) in.strided_operands = true;
+    if (t && !in.layout_source) in.layout_source = t;
   }
   if (in.phase != Phase::Forward) return false;
   if (plain) {
@@ -37,7 +42,19 @@ Value from_node(Interp& in, const Node* n) {
   return in.wrap(t);
 }
 
-Value shape_only(Interp& in, Shape s, DType d) { return in.wrap(in.new_tensor(std::move(s), d, Phase::Shape)); }
+Value shape_only(Interp& in, Shape s, DType d) {
+  TensorObj* t = in.new_tensor(std::move(s), d, Phase::Shape);
+  const TensorObj* like = std::exchange(in.layout_source, nullptr);
+  if (std::exchange(in.strided_operands, false)) {
+    if (like && like->shape == t->shape) {
+      t->perm = like->perm;
+      t->strided = like->strided;
+    } else {
+      t->strided = true;
+    }
+  }
+  return in.wrap(t);
+}
 
 const TensorObj* maybe_tensor(const Value& v) { return v.is(Kind::Tensor) ? tensor_of(v) : nullptr; }
 
@@ -235,7 +252,10 @@ Value t_cast(Interp& in, const Value& x, DType to, SourceLoc loc) {
   check_float64(to, loc);
   if (traced(in, {t}, loc)) return from_node(in, in.graph->cast(t->node, to, loc));
   if (t->dtype == to) return x;
-  return shape_only(in, t->shape, to);
+  Value out = shape_only(in, t->shape, to);
+  tensor_of(out)->perm = t->perm;  // (a cast keeps the layout, as PyTorch's preserve_format does)
+  tensor_of(out)->strided = t->strided;
+  return out;
 }
 
 namespace {
@@ -754,7 +774,17 @@ Value t_permute(Interp& in, const Value& x, std::vector<int64_t> perm, SourceLoc
   if (traced(in, {t}, loc)) return from_node(in, in.graph->permute(t->node, perm, loc));
   Shape out;
   for (auto p : perm) out.push_back(t->shape[static_cast<size_t>(p)]);
-  return shape_only(in, out, t->dtype);
+  Value result = shape_only(in, out, t->dtype);
+  // The layout: a permutation of a permutation of a fresh tensor is one.
+  std::vector<int64_t> composed;
+  bool identity = true;
+  for (size_t i = 0; i < perm.size(); ++i) {
+    composed.push_back(t->perm.empty() ? perm[i] : t->perm[static_cast<size_t>(perm[i])]);
+    identity = identity && composed.back() == static_cast<int64_t>(i);
+  }
+  tensor_of(result)->strided = t->strided;
+  if (!identity) tensor_of(result)->perm = composed;
+  return result;
 }
 
 Value t_transpose(Interp& in, const Value& x, int64_t a, int64_t b, SourceLoc loc) {
@@ -805,7 +835,9 @@ Value t_expand(Interp& in, const Value& x, std::vector<int64_t> sizes, SourceLoc
     }
     return from_node(in, in.graph->expand(node, target, loc));
   }
-  return shape_only(in, target, t->dtype);
+  Value out = shape_only(in, target, t->dtype);
+  if (numel(target) != numel(t->shape)) tensor_of(out)->strided = true;  // (stride 0 along the expanded dims)
+  return out;
 }
 
 Value t_unsqueeze(Interp& in, const Value& x, int64_t dim, SourceLoc loc) {

@@ -224,6 +224,16 @@ Value identity(Interp& in, const Value& self, CallArgs&, SourceLoc) {
   return in.wrap(in.new_tensor(t->shape, t->dtype, Phase::Shape));
 }
 
+// Tensor.contiguous(): in get_inputs, a fresh contiguous tensor when the tensor is laid out otherwise.
+Value contiguous_fn(Interp& in, const Value& self, CallArgs& a, SourceLoc loc) {
+  TensorObj* t = tensor_of(self);
+  if (in.phase == Phase::Shape && !t->node && (t->strided || !t->perm.empty())) {
+    if (!a.pos.empty()) fail(loc, "Tensor.contiguous(): unexpected positional argument");
+    return in.wrap(in.new_tensor(t->shape, t->dtype, Phase::Shape));
+  }
+  return identity(in, self, a, loc);
+}
+
 Value size_fn(Interp& in, const Value& self, CallArgs& a, SourceLoc loc) {
   Bound b = bind(in, a, "Tensor.size", {"dim="}, loc);
   TensorObj* t = tensor_of(self);
@@ -992,7 +1002,7 @@ void register_torch(Interp& in) {
     in.tensor_methods[name] = [method](Interp& in, const Value& self, CallArgs& a, SourceLoc loc) {
       // their arguments (memory_format, non_blocking) are keywords, but cuda's device, and change no value here
       if (a.pos.size() > (method == "cuda" ? 1u : 0u)) fail(loc, "Tensor." + method + "(): unexpected positional argument");
-      return identity(in, self, a, loc);
+      return method == "contiguous" ? contiguous_fn(in, self, a, loc) : identity(in, self, a, loc);
     };
   }
   in.tensor_methods["is_floating_point"] = [](Interp&, const Value& self, CallArgs&, SourceLoc) {

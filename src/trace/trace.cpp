@@ -7,6 +7,7 @@
 #include <cctype>
 
 #include "trace/interp.h"
+#include "trace/tensor_ops.h"
 
 namespace tz {
 
@@ -354,10 +355,20 @@ TraceResult trace(const ast::Module& module, const TraceOptions& options) {
     tracer::TensorObj* t = tracer::tensor_of(v);
     if (t->dtype == DType::Float64)
       tracer::fail(get_inputs->loc, "get_inputs() returns a float64 tensor: not supported");
-    g.inputs.push_back({name, t->shape, t->dtype});
-    tracer::TensorObj* x = in.new_tensor(t->shape, t->dtype, tracer::Phase::Forward);
+    if (t->strided) {
+      tracer::fail(get_inputs->loc, "get_inputs() returns " + name + " with a memory layout tritonize does not follow " +
+                                        "(it follows contiguous tensors and permutations of fresh ones: transpose, " +
+                                        "permute, .t()): not supported (make it .contiguous())");
+    }
+    // A permuted input: the graph's input is the tensor in memory, and forward sees it through the permutation.
+    Shape stored = t->shape;
+    for (size_t d = 0; d < t->perm.size(); ++d) stored[static_cast<size_t>(t->perm[d])] = t->shape[d];
+    g.inputs.push_back({name, stored, t->dtype, t->perm});
+    tracer::TensorObj* x = in.new_tensor(stored, t->dtype, tracer::Phase::Forward);
     x->node = g.input(static_cast<int>(g.inputs.size()) - 1);
-    fargs.pos.push_back(in.wrap(x));
+    Value xv = in.wrap(x);
+    if (!t->perm.empty()) xv = tracer::t_permute(in, xv, t->perm, get_inputs->loc);
+    fargs.pos.push_back(xv);
   }
   Value out = in.call_function(fwd, fargs, fwd->loc, &self);
   auto output = [&](const Value& v) {

@@ -273,6 +273,10 @@ struct TensorObj : Obj {
   DType dtype = DType::Float32;
   Phase phase = Phase::Shape;
   const Node* node = nullptr;  // Forward
+  // Shape phase (get_inputs): the memory layout. perm: this tensor is a fresh contiguous tensor permuted by perm
+  // (empty: contiguous); strided: some other layout (an op on a permuted tensor, an expanded view).
+  std::vector<int64_t> perm;
+  bool strided = false;
 
   // Init: a Python expression that recreates the tensor in ModelNew.__init__ (module references are markers
   // that init_replay resolves), its precedence, and whether it names storage (a temporary, an attribute).

@@ -1,0 +1,16 @@
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        return x * 2
+
+
+def get_inputs():
+    return [torch.randn(1, 64).expand(32, 64)]
+
+
+def get_init_inputs():
+    return []
+# expect-error: 10:1: get_inputs() returns x with a memory layout tritonize does not follow
