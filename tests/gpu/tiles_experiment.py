@@ -13,6 +13,15 @@ flush (triton.testing.do_bench, median), as a fraction of the bandwidth floor (b
   argcols  - argmin over dim 1 of bf16 [B, 4096, 2047] (tritonize's column form: a running extreme and its index
              per lane over [BLOCK_R, BLOCK_I] chunks), B = 64 and 128, over tile shapes and warps.
 
+  longscan - the row scan above on rows of 65537 (ATen's tiles of 256 with a carry, tritonize's form for long rows),
+             the carry by a masked sum (tritonize) or a gather:
+             rows per program x warps (tritonize: 8 rows on 4 warps, 512 programs for 4096 rows).
+  fewcols  - the column scan above with few columns ([16384, 8192] and [16384, 2048] fp32): chunk rows 32 / 64 /
+             128 and widths 16 / 32 on one warp (tritonize: [32, 32] on 1 warp, 256 programs).
+  cecols   - cross entropy's first kernel over the class dim of [128, 21, 512, 512] fp16 (max, sum of exp, the
+             target's logit per position), tritonize's [32, BLOCK_I] tile over widths and warps, against the classes
+             unrolled (one [BLOCK_I] load per class, everything in-thread).
+
     python3 tests/gpu/tiles_experiment.py [--json OUT.json] [--only rows,columns,erf]
 """
 import argparse
@@ -156,9 +165,11 @@ def _aten_scan_tile(x, ROWS: tl.constexpr, TILE: tl.constexpr, LEVELS: tl.conste
 
 @triton.jit
 def cumsum_rows(x_ptr, y_ptr, R: tl.constexpr, BLOCK_R: tl.constexpr, BLOCK_M: tl.constexpr, LEVELS: tl.constexpr,
-                ROUND: tl.constexpr):
+                ROUND: tl.constexpr, CARRY_SUM: tl.constexpr = False):
+    # CARRY_SUM: the carry reduced to a column by a masked sum (tritonize's form for tiles wider than 32), else
+    # broadcast along the row by a gather
     rows = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)[:, None]
-    carry = tl.full([BLOCK_M, BLOCK_R], 0.0, dtype=tl.float32)
+    carry = tl.full([BLOCK_M, 1 if CARRY_SUM else BLOCK_R], 0.0, dtype=tl.float32)
     for r0 in range(0, R, BLOCK_R):
         r = r0 + tl.arange(0, BLOCK_R)[None, :]
         r_mask = r < R
@@ -166,8 +177,50 @@ def cumsum_rows(x_ptr, y_ptr, R: tl.constexpr, BLOCK_R: tl.constexpr, BLOCK_M: t
         first = tl.arange(0, BLOCK_R)[None, :] == 0
         cumsum = _aten_scan_tile(tl.where(first, (x + carry).to(ROUND).to(tl.float32), x), BLOCK_M, BLOCK_R, LEVELS,
                                  False, ROUND, False)
-        carry = tl.gather(cumsum, tl.full([BLOCK_M, BLOCK_R], BLOCK_R - 1, dtype=tl.int32), 1)
+        if CARRY_SUM:
+            carry = tl.sum(tl.where(tl.arange(0, BLOCK_R)[None, :] == BLOCK_R - 1, cumsum, 0.0), axis=1,
+                           keep_dims=True)
+        else:
+            carry = tl.gather(cumsum, tl.full([BLOCK_M, BLOCK_R], BLOCK_R - 1, dtype=tl.int32), 1)
         tl.store(y_ptr + (rows * R + r), cumsum.to(y_ptr.dtype.element_ty), mask=r_mask)
+
+
+@triton.jit
+def ce_tile(logits_ptr, targets_ptr, s_ptr, t_ptr, R: tl.constexpr, BLOCK_R: tl.constexpr, I: tl.constexpr,
+            BLOCK_I: tl.constexpr):
+    # tritonize's emitted form (loss_ce_spatial_fp16's first kernel)
+    outer = tl.program_id(0) // (I // BLOCK_I)
+    cols = tl.program_id(0) % (I // BLOCK_I) * BLOCK_I + tl.arange(0, BLOCK_I)[None, :]
+    r = tl.arange(0, BLOCK_R)[:, None]
+    r_mask = r < R
+    logits = tl.load(logits_ptr + (outer * R * I + r * I + cols), mask=r_mask).to(tl.float32)
+    red_max = tl.max(tl.where(r_mask, logits, float("-inf")), 0, keep_dims=True)
+    sub = logits - red_max
+    red_sum = tl.sum(tl.where(r_mask, tl.exp(sub), 0.0), axis=0, keep_dims=True)
+    tl.store(s_ptr + (outer * I + cols), red_sum)
+    targets = tl.load(targets_ptr + (outer * I + cols))
+    red_t = tl.sum(tl.where(r_mask & (r == targets), sub, 0.0), axis=0, keep_dims=True)
+    tl.store(t_ptr + (outer * I + cols), red_t)
+
+
+@triton.jit
+def ce_unrolled(logits_ptr, targets_ptr, s_ptr, t_ptr, R: tl.constexpr, I: tl.constexpr, BLOCK_I: tl.constexpr):
+    # the classes unrolled: each class one contiguous [BLOCK_I] load, the reductions in-thread
+    outer = tl.program_id(0) // (I // BLOCK_I)
+    cols = tl.program_id(0) % (I // BLOCK_I) * BLOCK_I + tl.arange(0, BLOCK_I)
+    base = logits_ptr + outer * R * I + cols
+    m = tl.load(base).to(tl.float32)
+    for c in tl.static_range(1, R):
+        m = tl.maximum(m, tl.load(base + c * I).to(tl.float32))
+    targets = tl.load(targets_ptr + (outer * I + cols))
+    s = tl.zeros([BLOCK_I], dtype=tl.float32)
+    t = tl.zeros([BLOCK_I], dtype=tl.float32)
+    for c in tl.static_range(R):
+        sub = tl.load(base + c * I).to(tl.float32) - m
+        s += tl.exp(sub)
+        t += tl.where(targets == c, sub, 0.0)
+    tl.store(s_ptr + (outer * I + cols), s)
+    tl.store(t_ptr + (outer * I + cols), t)
 
 
 def timed(fn, nbytes):
@@ -286,6 +339,78 @@ def argcols(results):
         del x
 
 
+def longscan(results):
+    M, R = 4096, 65537
+    x = torch.randn(M, R, device="cuda")
+    ref = torch.cumsum(x, dim=1)
+    nbytes = 2 * x.numel() * 4
+    for block_m, warps, carry_sum in ((8, 4, True), (8, 4, False), (4, 4, True), (2, 2, True), (1, 1, True),
+                                      (2, 1, True), (4, 2, True), (4, 4, False), (2, 2, False), (1, 1, False)):
+        y = torch.empty_like(x)
+
+        def launch():
+            cumsum_rows[(M // block_m,)](x, y, R, 256, block_m, 8, tl.float32, carry_sum, num_warps=warps,
+                                         enable_fp_fusion=False)
+        launch()
+        form = "sum" if carry_sum else "gather"
+        r = {"form": "longscan", "case": f"fp32 [{M}, {R}]", "variant": f"[{block_m}, 256] w{warps} {form}",
+             "exact": torch.equal(y, ref), **timed(launch, nbytes)}
+        results.append(r)
+        print(f"longscan {r['case']:23s} {r['variant']:26s} {r['ms']:.4f} ms  {r['floor_fraction']:.2f}  "
+              f"exact {r['exact']}", flush=True)
+    del x, ref
+
+
+def fewcols(results):
+    for R, I in ((16384, 8192), (16384, 2048)):
+        x = torch.randn(R, I, device="cuda")
+        ref = torch.cumsum(x, dim=0)
+        nbytes = 2 * x.numel() * 4
+        for block_r in (32, 64, 128):
+            for block_i, warps in ((16, 1), (32, 1), (64, 2)):
+                col_blocks = triton.cdiv(I, block_i)
+                y = torch.empty_like(x)
+
+                def launch():
+                    cumsum_columns[(col_blocks,)](x, y, R, I, block_r, block_i, col_blocks, num_warps=warps,
+                                                  enable_fp_fusion=False)
+                launch()
+                r = {"form": "fewcols", "case": f"[{R}, {I}]", "variant": f"[{block_r}, {block_i}] w{warps}",
+                     "exact": torch.equal(y, ref), **timed(launch, nbytes)}
+                results.append(r)
+                print(f"fewcols {r['case']:24s} {r['variant']:26s} {r['ms']:.4f} ms  {r['floor_fraction']:.2f}  "
+                      f"exact {r['exact']}", flush=True)
+        del x, ref
+
+
+def cecols(results):
+    B, C, I = 128, 21, 512 * 512
+    x = torch.randn(B, C, I, device="cuda", dtype=torch.float16)
+    tgt = torch.randint(0, C, (B, I), device="cuda")
+    xf = x.float()
+    m = xf.amax(1)
+    ref_s = torch.exp(xf - m[:, None]).sum(1)
+    ref_t = xf.gather(1, tgt[:, None])[:, 0] - m
+    nbytes = x.numel() * 2 + tgt.numel() * 8 + 2 * B * I * 4
+    variants = []
+    for block_i, warps in ((128, 4), (128, 1), (64, 1), (256, 2), (256, 1), (512, 4)):
+        variants.append((f"tile [32, {block_i}] w{warps}", lambda s, t, block_i=block_i, warps=warps: ce_tile[
+            (B * I // block_i,)](x, tgt, s, t, C, 32, I, block_i, num_warps=warps)))
+    for block_i, warps in ((256, 1), (512, 2), (1024, 4), (512, 1), (1024, 2), (2048, 4)):
+        variants.append((f"unrolled [{block_i}] w{warps}", lambda s, t, block_i=block_i, warps=warps: ce_unrolled[
+            (B * I // block_i,)](x, tgt, s, t, C, I, block_i, num_warps=warps)))
+    for name, launch in variants:
+        s = torch.empty(B, I, device="cuda")
+        t = torch.empty(B, I, device="cuda")
+        launch(s, t)
+        err = max((s - ref_s).abs().max().item(), (t - ref_t).abs().max().item())
+        r = {"form": "cecols", "case": f"fp16 [{B}, {C}, {I}]", "variant": name, "max_err": err,
+             **timed(lambda: launch(s, t), nbytes)}
+        results.append(r)
+        print(f"cecols  {r['case']:24s} {name:26s} {r['ms']:.4f} ms  {r['floor_fraction']:.2f}  err {err:.1e}",
+              flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--json")
@@ -293,7 +418,8 @@ def main():
     args = ap.parse_args()
     results = []
     for name in args.only.split(","):
-        {"rows": rows, "columns": columns, "erf": erf, "argcols": argcols, "rowscan": rowscan}[name](results)
+        {"rows": rows, "columns": columns, "erf": erf, "argcols": argcols, "rowscan": rowscan,
+         "longscan": longscan, "fewcols": fewcols, "cecols": cecols}[name](results)
         if args.json:
             with open(args.json, "w") as f:
                 json.dump({"device": torch.cuda.get_device_name(0), "results": results}, f, indent=1)
