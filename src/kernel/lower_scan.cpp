@@ -33,8 +33,14 @@ const int64_t kAtenTileElems = 2048;  // elements of one program's tile in ATen'
 // program, on 8 warps for a 16-bit scan and 4 for fp32. Measured on the H200 with tests/gpu/tiles_experiment.py
 // (rowscan, 2026-12-04, kernel time, L2 flushed): fp16 [262144, 2047] 1.21 ms on 8 warps, 1.44 ms on 4, against
 // 1.76 ms for 64 rows on 4 warps (the form before); fp32 [65536, 4000] 0.63 ms on 4 warps (0.77 ms on 8) against
-// 0.64 ms. Wider tiles keep kAtenTileElems (unmeasured).
+// 0.64 ms. Wider tiles of a row held whole keep kAtenTileElems (unmeasured).
+// Rows longer than one of ATen's wide tiles (T = 64 or 128: few long rows) walk the row in tiles of
+// kAtenLoopTileElems elements (2 rows of 256, 4 of 128), on one warp per 256 elements, the carry broadcast by a
+// gather. tests/gpu/tiles_experiment.py (longscan, 2026-12-04, kernel time, L2 flushed): fp32 [4096, 65537]
+// 0.63 ms as [2, 256] on 2 warps or [1, 256] on 1, against 0.69 ms as [8, 256] on 4 warps (the form before,
+// the carry there by a masked sum).
 const int64_t kAtenNarrowRows = 16;
+const int64_t kAtenLoopTileElems = 512;
 const int kAtenNarrowWarps = 4;
 const int kAtenNarrowHalfWarps = 8;
 // ATen's column order: chunks of kSeqChunk rows folded one by one, on one warp (a column per lane, the chunk
@@ -140,8 +146,8 @@ void lower_scan(KernelJob& job) {
     p.persistent = p.r <= tile;
     p.block_r = p.persistent ? next_pow2(p.r) : tile;
     p.levels = log2_ceil(static_cast<uint64_t>(p.block_r));
-    p.block_m = std::clamp<int64_t>(p.block_r == 32 ? kAtenNarrowRows : kAtenTileElems / p.block_r, 1,
-                                    next_pow2(p.m));
+    int64_t tile_elems = p.block_r == 32 ? kAtenNarrowRows * 32 : p.persistent ? kAtenTileElems : kAtenLoopTileElems;
+    p.block_m = std::clamp<int64_t>(tile_elems / p.block_r, 1, next_pow2(p.m));
   } else if (p.order == Order::AtenColumns) {
     p.persistent = false;
     p.block_r = std::min(kSeqChunk, next_pow2(p.r));
@@ -261,10 +267,10 @@ void lower_scan(KernelJob& job) {
     return b.call("_aten_scan_tile", {x, b.var("BLOCK_M"), block_r, b.i(p.levels), prod,
                                       b.var(round_name(scan->dtype)), b.var(backwards ? "True" : "False")});
   };
-  // A narrow AtenRows tile broadcasts its carry along the row by one gather (a warp shuffle per element)
-  // instead of reducing it to a column (log2(BLOCK_R) shuffles per row); the carry is then a full tile.
+  // An AtenRows tile broadcasts its carry along the row by one gather (a warp shuffle per element) instead of
+  // reducing it to a column (log2(BLOCK_R) shuffles per row); the carry is then a full tile.
   auto gather_carry = [&](const Node* scan) {
-    return p.order == Order::AtenRows && is_floating(scan->dtype) && p.block_r <= 32;
+    return p.order == Order::AtenRows && is_floating(scan->dtype) && !p.persistent;
   };
   auto combine = [&](const Node* scan, const TExpr* x, const TExpr* y) {
     const TExpr* v = scan->op == Op::Cumsum ? b.add(x, y) : b.mul(x, y);
@@ -358,6 +364,8 @@ void lower_scan(KernelJob& job) {
   if (p.order == Order::AtenColumns) job.launch.num_warps = 1;  // one column per lane, the chunk in-thread
   if (p.order == Order::AtenRows && p.block_r == 32) {
     job.launch.num_warps = half ? kAtenNarrowHalfWarps : kAtenNarrowWarps;
+  } else if (p.order == Order::AtenRows && !p.persistent) {
+    job.launch.num_warps = static_cast<int>(std::max<int64_t>(1, tile / 256));
   }
   // Eager rounds a producer's product before the scan adds it: no multiply-add may become one fma.
   if (aten) job.launch.fp_fusion = false;
