@@ -83,11 +83,13 @@ struct Options {
   }
 };
 
-// (elementwise loss of input and target, both float32 or float64 tensors broadcast together)
-Value pointwise_loss(Interp& in, const Options& o, const Value& x, const Value& y) {
+// (elementwise loss of input and target, both float32 tensors broadcast together; `type` the loss's own: ATen's
+// kernels compute in it, so a 16-bit difference is rounded to it before it is squared, as eager's is)
+Value pointwise_loss(Interp& in, const Options& o, const Value& x, const Value& y, DType type) {
   SourceLoc loc = o.loc;
   const std::string f = o.spec.function;
   Value d = sub(in, x, y, loc);
+  if (type == DType::Float16 || type == DType::BFloat16) d = t_cast(in, t_cast(in, d, type, loc), DType::Float32, loc);
   if (f == "mse_loss") return mul(in, d, d, loc);
   Value z = t_unary(in, Op::Abs, d, loc);
   if (f == "l1_loss") return z;
@@ -115,7 +117,7 @@ Value regression_loss(Interp& in, const Options& o, const std::vector<Value>& t)
   need_float(t[1], o.fn, "target", loc);
   std::string reduction = o.reduction();
   DType out = promote(ti->dtype, tensor_of(t[1])->dtype);
-  Value loss = pointwise_loss(in, o, compute_type(in, t[0], loc), compute_type(in, t[1], loc));
+  Value loss = pointwise_loss(in, o, compute_type(in, t[0], loc), compute_type(in, t[1], loc), out);
   bool has_weight = false;
   for (const auto& opt : o.spec.options) has_weight = has_weight || std::string(opt.name) == "weight";
   const Value* weight = has_weight && !o.get("weight").is_none() ? &o.get("weight") : nullptr;
