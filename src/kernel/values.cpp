@@ -331,7 +331,14 @@ const TExpr* ValueEmitter::compute(const Node* n, const std::vector<int>& map) {
     return on_window(n);
   }
   std::vector<const TExpr*> args;
-  for (auto* src : n->src) args.push_back(value(src, broadcast_map(src->shape, n->shape, map)));
+  for (auto* src : n->src) {
+    const TExpr* v = value(src, broadcast_map(src->shape, n->shape, map));
+    // Eager writes every op's result to a tensor of its type: an operand that is a 16-bit result computed here
+    // (in float32) is rounded to its type before this op uses it, as eager's next op reads it. (The cast below
+    // rounds its own operand.)
+    if (n->op != Op::Cast && rounded_by_eager(src)) v = b_.cast(b_.cast(v, src->dtype), DType::Float32);
+    args.push_back(v);
+  }
   if (n->op == Op::Tri) {
     // tril(x, k) => where(col - row <= k, x, 0); triu(x, k) => where(col - row >= k, x, 0)
     int r = n->rank();
@@ -340,6 +347,18 @@ const TExpr* ValueEmitter::compute(const Node* n, const std::vector<int>& map) {
     return b_.op(TOp::Where, {keep, args[0], is_floating(n->dtype) ? b_.f(0.0) : b_.i(0)});
   }
   return pointwise(n, std::move(args));
+}
+
+// A 16-bit elementwise result or reduction computed in the kernel (in float32), which eager holds rounded to its
+// type. (A read, or a cast to 16 bits, is rounded already; a matmul's or attention's accumulator is not rounded
+// inside eager's fused kernels either; views pass their source's value through.)
+bool ValueEmitter::rounded_by_eager(const Node* src) const {
+  while (op_kind(src->op) == OpKind::View && !reads_memory(src)) src = src->src[0];
+  if (src->dtype != DType::Float16 && src->dtype != DType::BFloat16) return false;
+  OpKind kind = op_kind(src->op);
+  bool elementwise =
+      kind == OpKind::Unary || kind == OpKind::Binary || kind == OpKind::Ternary || kind == OpKind::Reduce;
+  return elementwise && src->op != Op::Cast && !reads_memory(src);
 }
 
 const TExpr* ValueEmitter::dim_index(int d) {
@@ -416,13 +435,7 @@ const TExpr* ValueEmitter::pointwise(const Node* n, std::vector<const TExpr*> a)
       // value. (A read, or a cast to 16 bits, is rounded already; a matmul's or attention's accumulator is not
       // rounded inside eager's fused kernels either.)
       const TExpr* v = a[0];
-      const Node* src = n->src[0];
-      OpKind src_kind = op_kind(src->op);
-      bool elementwise = src_kind == OpKind::Unary || src_kind == OpKind::Binary || src_kind == OpKind::Ternary ||
-                         src_kind == OpKind::Reduce;
-      if ((from == DType::Float16 || from == DType::BFloat16) && elementwise && src->op != Op::Cast &&
-          !reads_memory(src))
-        v = b_.cast(b_.cast(v, from), DType::Float32);
+      if (rounded_by_eager(n->src[0])) v = b_.cast(b_.cast(v, from), DType::Float32);
       if (computes_in_f32(from) && computes_in_f32(to)) return v;
       return b_.cast(v, to);
     }

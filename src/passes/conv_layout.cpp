@@ -85,6 +85,20 @@ const Node* relayout_input(Graph& out, const Node* conv, const Node* x) {
   return laid_out(out, x, perm, x->dtype == DType::Float32 ? Op::RoundTf32 : Op::Copy, conv->loc);
 }
 
+// A conv without tl.dot (a few channels a group: depthwise) puts consecutive output positions on consecutive
+// lanes, so its input loads coalesce only when the input is contiguous along the last spatial dim. A view that
+// is not (a channels-last tensor transposed to NCL / NCHW in forward) is read through a contiguous copy: fp32
+// depthwise Conv1d over [64, 256, 16383] transposed from [64, 16383, 256] took 60 ms reading it by its strides
+// (each 4-byte load its own 32-byte sector), eager 9 ms.
+const Node* contiguous_input(Graph& out, const Node* conv, const Node* x) {
+  std::vector<int64_t> st;
+  int last = x->rank() - 1;
+  if (!view_strides(x, st) || x->shape[static_cast<size_t>(last)] == 1 || st[static_cast<size_t>(last)] == 1) return x;
+  std::vector<int64_t> identity;
+  for (int d = 0; d <= last; ++d) identity.push_back(d);
+  return laid_out(out, x, identity, Op::Copy, conv->loc);
+}
+
 }  // namespace
 
 std::unique_ptr<Graph> conv_layout(const Graph& g) {
@@ -92,6 +106,11 @@ std::unique_ptr<Graph> conv_layout(const Graph& g) {
     if (old->op == Op::Conv && conv_uses_dot(old)) {
       return out.conv(relayout_input(out, old, src[0]), relayout_weight(out, old, src[1]), old->shape, old->attr,
                       old->loc);
+    }
+    if (old->op == Op::Conv) {
+      std::vector<const Node*> s = src;
+      s[0] = contiguous_input(out, old, src[0]);
+      return out.conv(s[0], s[1], old->shape, old->attr, old->loc);
     }
     return rebuild(out, old, src);
   });
