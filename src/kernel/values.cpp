@@ -324,21 +324,14 @@ const TExpr* ValueEmitter::compute(const Node* n, const std::vector<int>& map) {
   }
   if (op_kind(n->op) == OpKind::Reduce || op_kind(n->op) == OpKind::Scan) {
     TZ_ASSERT(static_cast<bool>(on_reduce), "reduction or scan in a kernel of another kind");
-    return on_reduce(n);
+    return rounded_like_eager(n, on_reduce(n));
   }
   if (op_kind(n->op) == OpKind::Window) {
     TZ_ASSERT(static_cast<bool>(on_window), "pooling in a kernel that does not pool");
     return on_window(n);
   }
   std::vector<const TExpr*> args;
-  for (auto* src : n->src) {
-    const TExpr* v = value(src, broadcast_map(src->shape, n->shape, map));
-    // Eager writes every op's result to a tensor of its type: an operand that is a 16-bit result computed here
-    // (in float32) is rounded to its type before this op uses it, as eager's next op reads it. (The cast below
-    // rounds its own operand.)
-    if (n->op != Op::Cast && rounded_by_eager(src)) v = b_.cast(b_.cast(v, src->dtype), DType::Float32);
-    args.push_back(v);
-  }
+  for (auto* src : n->src) args.push_back(value(src, broadcast_map(src->shape, n->shape, map)));
   if (n->op == Op::Tri) {
     // tril(x, k) => where(col - row <= k, x, 0); triu(x, k) => where(col - row >= k, x, 0)
     int r = n->rank();
@@ -346,19 +339,20 @@ const TExpr* ValueEmitter::compute(const Node* n, const std::vector<int>& map) {
     const TExpr* keep = b_.op(n->attr.ints[1] ? TOp::Ge : TOp::Le, {diff, b_.i(n->attr.ints[0])});
     return b_.op(TOp::Where, {keep, args[0], is_floating(n->dtype) ? b_.f(0.0) : b_.i(0)});
   }
-  return pointwise(n, std::move(args));
+  return rounded_like_eager(n, pointwise(n, std::move(args)));
 }
 
-// A 16-bit elementwise result or reduction computed in the kernel (in float32), which eager holds rounded to its
-// type. (A read, or a cast to 16 bits, is rounded already; a matmul's or attention's accumulator is not rounded
-// inside eager's fused kernels either; views pass their source's value through.)
-bool ValueEmitter::rounded_by_eager(const Node* src) const {
-  while (op_kind(src->op) == OpKind::View && !reads_memory(src)) src = src->src[0];
-  if (src->dtype != DType::Float16 && src->dtype != DType::BFloat16) return false;
-  OpKind kind = op_kind(src->op);
+// Eager writes every op's result to a tensor of its type: a 16-bit elementwise result or reduction computed here
+// (in float32) is rounded to its type as it is made, so that every op after it (elementwise, a reduction, a
+// widening cast) reads eager's value. (A cast to 16 bits rounds by itself; a scan rounds inside its own order;
+// a matmul's or attention's accumulator is not rounded inside eager's fused kernels either.)
+const TExpr* ValueEmitter::rounded_like_eager(const Node* n, const TExpr* v) {
+  if (n->dtype != DType::Float16 && n->dtype != DType::BFloat16) return v;
+  OpKind kind = op_kind(n->op);
   bool elementwise =
       kind == OpKind::Unary || kind == OpKind::Binary || kind == OpKind::Ternary || kind == OpKind::Reduce;
-  return elementwise && src->op != Op::Cast && !reads_memory(src);
+  if (!elementwise || n->op == Op::Cast) return v;
+  return b_.cast(b_.cast(v, n->dtype), DType::Float32);
 }
 
 const TExpr* ValueEmitter::dim_index(int d) {
@@ -434,8 +428,7 @@ const TExpr* ValueEmitter::pointwise(const Node* n, std::vector<const TExpr*> a)
       // its type: round it before it widens, so what follows in float32 (a normalisation, say) sees eager's
       // value. (A read, or a cast to 16 bits, is rounded already; a matmul's or attention's accumulator is not
       // rounded inside eager's fused kernels either.)
-      const TExpr* v = a[0];
-      if (rounded_by_eager(n->src[0])) v = b_.cast(b_.cast(v, from), DType::Float32);
+      const TExpr* v = a[0];  // (a 16-bit operand computed here is rounded already: rounded_like_eager)
       if (computes_in_f32(from) && computes_in_f32(to)) return v;
       return b_.cast(v, to);
     }

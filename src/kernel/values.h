@@ -88,7 +88,7 @@ class ValueEmitter {
   bool in_group(const Node* n) const;
   // Is `n` (a value or a view of one) loaded from memory rather than computed in this kernel?
   bool reads_memory(const Node* n) const;
-  bool rounded_by_eager(const Node* src) const;  // eager holds this 16-bit value rounded to its type
+  const TExpr* rounded_like_eager(const Node* n, const TExpr* v);  // a 16-bit result rounded to its type
   std::string key(const Node* n, const std::vector<int>& map) const;
 
   TileBuilder& b_;
