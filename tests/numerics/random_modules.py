@@ -17,8 +17,9 @@ generated kernels is a bug, not rounding noise:
 - comparisons (where) only test exact values (inputs and what neg/abs/relu/max/min/views make of them), so that
   an ulp of difference never flips a branch;
 - a 16-bit value that an operation rounded is only viewed, cast or returned, never computed with again
-  (tritonize computes in fp32 inside a kernel and rounds at explicit casts and stores only, eager rounds after
-  every operation: by design, docs/ARCHITECTURE.md; more arithmetic could amplify that half-ulp);
+  (written when tritonize rounded at explicit casts and stores only; since session 10 it rounds every 16-bit
+  result as eager does, docs/NUMERICS.md, but composite ops' formulas may still differ from eager's by an fp32
+  ulp, which more arithmetic could amplify past the tolerance);
 - square roots of |v| + 0.05 (near 0 the root amplifies a last-bit difference past 1e-4);
 - a module that casts to 16-bit has a 16-bit input or output, so the protocol compares it with 1e-2.
 - an fp32 statement is kept only when it is well conditioned: its fp32 value is within COND_TOL * (1 + |v|) of
@@ -69,9 +70,9 @@ class Var:
         self.samples = value_samples  # one tensor per eval draw
         self.exact = exact  # bit-identical in any correct implementation (for comparisons)
         self.lowp_ops = lowp_ops  # rounded 16-bit operations since the last exact 16-bit value
-        # A 16-bit value that an operation rounded: eager rounds it, tritonize keeps fp32 inside a kernel (it
-        # rounds at explicit casts and stores only), so it may only be viewed, cast and returned: any further
-        # arithmetic (a cancelling subtraction, an exp) could amplify that half-ulp past the tolerance.
+        # A 16-bit value that an operation rounded: eager and tritonize both round it, but from fp32 values that
+        # composite formulas may compute an ulp apart, so it may only be viewed, cast and returned: any further
+        # arithmetic (a cancelling subtraction, an exp) could amplify a flipped rounding past the tolerance.
         self.terminal = False
         self.err = 0.0  # a bound on its difference from the exact value (Generator.conditioned)
         self.aux = False  # an input that is not a float randn (class indices, a bool mask): read by its op only
