@@ -12,6 +12,7 @@
 #include "passes/fuse_attention.h"
 #include "passes/gemm_align.h"
 #include "passes/sink_reshape.h"
+#include "passes/split_k.h"
 #include "passes/split_reduce.h"
 #include "trace/trace.h"
 
@@ -20,7 +21,7 @@ namespace tz {
 namespace {
 
 const char* const kPasses[] = {"parse",       "trace",      "fuse_attention", "decompose", "sink_reshape", "split_reduce",
-                               "conv_layout", "gemm_align", "fuse",           "lower",     nullptr};
+                               "conv_layout", "split_k",    "gemm_align",     "fuse",      "lower",        nullptr};
 
 std::string base_name(const std::string& path) {
   size_t slash = path.find_last_of('/');
@@ -84,6 +85,9 @@ ConvertResult convert(const SourceFile& file, const ConvertOptions& options) {
     g = conv_layout(*g);
     verify(*g);
     dump("conv_layout", dump_graph(*g));
+    g = split_k(*g);
+    verify(*g);
+    dump("split_k", dump_graph(*g));
     g = gemm_align(*g);
     verify(*g);
     dump("gemm_align", dump_graph(*g));
