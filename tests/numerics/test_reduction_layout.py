@@ -1,0 +1,47 @@
+"""Which way a reduction kernel lays out its tile follows the loads' memory order (kernel/lower_reduction.cpp):
+a reduced dim that the input walks contiguously runs across the lanes even when kept dims follow it in the view
+(a mean over dim 1 of x.transpose(1, 2), a softmax over the channels of a channels-last tensor permuted to
+NCHW), and a kept dim that the input walks contiguously does when the reduced dims are strided (a reduction over
+the last dim of a transposed tensor). Checked on the generated launch (rows: M=, columns: I=) and against PyTorch
+under Triton's interpreter."""
+
+import re
+
+from .paths import convert_forward, run_interpreted
+
+CASES = [
+    # (forward, input, the kernel's form)
+    ("x.transpose(1, 2).mean(dim=1)", "torch.randn(3, 67, 73)", "rows"),
+    ("torch.softmax(x.permute(0, 3, 1, 2), dim=1)", "torch.randn(2, 5, 7, 37)", "rows"),
+    ("x.t().sum(dim=1)", "torch.randn(131, 67)", "columns"),
+]
+
+RUNNER = r"""
+import importlib.util, json, sys
+import torch
+jobs = json.loads(sys.argv[1])
+failures = []
+for job in jobs:
+    spec = importlib.util.spec_from_file_location("gen", job["gen"])
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    torch.manual_seed(0)
+    x = eval(job["input"])
+    want = eval(job["expr"])
+    got = gen.ModelNew()(x)
+    ok = torch.allclose(got, want, atol=1e-5, rtol=1e-5)
+    failures.append(None if ok else job["expr"] + ": max diff " + str((got - want).abs().max().item()))
+print(json.dumps(failures))
+"""
+
+
+def test_reduction_layout(tmp_path):
+    jobs = []
+    for i, (expr, inp, form) in enumerate(CASES):
+        gen = convert_forward(tmp_path, f"rl{i}", expr, inp)
+        launch = re.search(r"dict\([^)]*R=\d+[^)]*\)", gen.read_text(), re.S).group(0)
+        got = "rows" if re.search(r"\bM=", launch) else "columns"
+        assert got == form, f"{expr}: a {got} kernel ({launch})"
+        jobs.append({"gen": str(gen), "expr": expr, "input": inp})
+    failures = run_interpreted(RUNNER, jobs)
+    assert not failures, "\n".join(failures)
