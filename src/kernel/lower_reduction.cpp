@@ -247,6 +247,13 @@ Plan plan_reduction(const Group& g, const ValueEmitter& ve, const std::map<const
     p.i = 1;
     p.inner.clear();
   }
+  // Several kept inner dims: the one a load walks contiguously goes last, so that it runs across the lanes (a
+  // mean over dim 0 of x.transpose(1, 2) walks x's last dim, which is the view's dim 1; the output is then
+  // stored with a stride, which moves far fewer bytes than the input).
+  if (p.inner.size() > 1 && !unit(p.inner.back())) {
+    auto it = std::find_if(p.inner.begin(), p.inner.end(), unit);
+    if (it != p.inner.end()) std::rotate(it, it + 1, p.inner.end());
+  }
   p.rows = p.inner.empty();
   // One pass over each row (no reduction reads another, no full-size output): nothing is read twice, so
   // the persistent grid buys no L2 hits, and one program per row lets every multiprocessor hold as many

@@ -14,6 +14,8 @@ CASES = [
     ("x.transpose(1, 2).mean(dim=1)", "torch.randn(3, 67, 73)", "rows"),
     ("torch.softmax(x.permute(0, 3, 1, 2), dim=1)", "torch.randn(2, 5, 7, 37)", "rows"),
     ("x.t().sum(dim=1)", "torch.randn(131, 67)", "columns"),
+    # two kept inner dims, the contiguous one first in the view: it goes across the lanes (stored with a stride)
+    ("x.transpose(1, 2).mean(dim=0)", "torch.randn(5, 67, 73)", "columns"),
 ]
 
 RUNNER = r"""
