@@ -1176,6 +1176,9 @@ Value t_conv(Interp& in, const std::string& fname, const Value& x, const Value& 
   std::vector<int64_t> stride = conv_ints(spec.stride, nd, 1, 1, fname + " stride", loc);
   std::vector<int64_t> dilation = conv_ints(spec.dilation, nd, 1, 1, fname + " dilation", loc);
   std::vector<int64_t> kernel(tw->shape.begin() + 2, tw->shape.end());
+  for (int64_t s : tw->shape) {
+    if (s == 0) fail(loc, fname + ": the weight " + shape_text(tw->shape) + " has a dimension of size 0");
+  }
   // Padding on the leading and the trailing side of each spatial dim.
   std::vector<int64_t> pad_lo(nd, 0), pad_hi(nd, 0);
   if (spec.padding.is(Kind::Str)) {
