@@ -135,6 +135,7 @@ void check_shape(const Shape& shape, SourceLoc loc) {
   int64_t n = 1;
   for (int64_t d : shape) {
     if (d < 0) fail(loc, "negative dimension " + std::to_string(d) + " in the size " + shape_text(shape));
+    if (d == 0) fail(loc, "a tensor of size " + shape_text(shape) + ": tensors with no elements are not supported");
     if (__builtin_mul_overflow(n, d, &n) || n > (int64_t(1) << 48)) {
       fail(loc, "a tensor of size " + shape_text(shape) + " is too large");
     }
