@@ -459,8 +459,7 @@ std::string write_model(const TraceResult& trace, const Graph& graph, const Forw
     }
     // A permuted input (as get_inputs() returns it): its kernels read the tensor in memory, so the strides
     // must be the permutation's (those of dims of size 1 do not matter).
-    Shape shape, strides, stored_strides(in.shape.size(), 1);
-    for (size_t d = in.shape.size(); d-- > 1;) stored_strides[d - 1] = stored_strides[d] * in.shape[d];
+    Shape shape, strides, stored_strides = contiguous_strides(in.shape);
     std::string dims;
     for (size_t d = 0; d < in.perm.size(); ++d) {
       auto p = static_cast<size_t>(in.perm[d]);

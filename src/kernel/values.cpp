@@ -424,11 +424,7 @@ const TExpr* ValueEmitter::pointwise(const Node* n, std::vector<const TExpr*> a)
         // Round to the half type, then keep computing in float32.
         return b_.cast(b_.cast(a[0], to), DType::Float32);
       }
-      // A 16-bit elementwise result or reduction computed here (in float32) is one that eager holds rounded to
-      // its type: round it before it widens, so what follows in float32 (a normalisation, say) sees eager's
-      // value. (A read, or a cast to 16 bits, is rounded already; a matmul's or attention's accumulator is not
-      // rounded inside eager's fused kernels either.)
-      const TExpr* v = a[0];  // (a 16-bit operand computed here is rounded already: rounded_like_eager)
+      const TExpr* v = a[0];  // (a 16-bit operand computed here is rounded to its type already: rounded_like_eager)
       if (computes_in_f32(from) && computes_in_f32(to)) return v;
       return b_.cast(v, to);
     }

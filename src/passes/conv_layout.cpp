@@ -94,9 +94,7 @@ const Node* contiguous_input(Graph& out, const Node* conv, const Node* x) {
   std::vector<int64_t> st;
   int last = x->rank() - 1;
   if (!view_strides(x, st) || x->shape[static_cast<size_t>(last)] == 1 || st[static_cast<size_t>(last)] == 1) return x;
-  std::vector<int64_t> identity;
-  for (int d = 0; d <= last; ++d) identity.push_back(d);
-  return laid_out(out, x, identity, Op::Copy, conv->loc);
+  return out.unary(Op::Copy, x, conv->loc);
 }
 
 }  // namespace
@@ -108,9 +106,7 @@ std::unique_ptr<Graph> conv_layout(const Graph& g) {
                       old->loc);
     }
     if (old->op == Op::Conv) {
-      std::vector<const Node*> s = src;
-      s[0] = contiguous_input(out, old, src[0]);
-      return out.conv(s[0], s[1], old->shape, old->attr, old->loc);
+      return out.conv(contiguous_input(out, old, src[0]), src[1], old->shape, old->attr, old->loc);
     }
     return rebuild(out, old, src);
   });

@@ -1443,6 +1443,9 @@ Value Interp::call(const Value& f, CallArgs& args, SourceLoc loc) {
       bool replayable = phase == Phase::Init && !b->replay.empty();
       CallArgs original;
       if (replayable) original = args;
+      // (a builtin's results take their layout from the operands it traces, never from an earlier call's)
+      layout_source = nullptr;
+      strided_operands = false;
       Value r = b->fn(*this, b->self, args, loc);
       if (replayable) {
         // A tensor computed in __init__ by a torch function or Tensor method is replayed as the same call.

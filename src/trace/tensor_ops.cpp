@@ -253,10 +253,7 @@ Value t_cast(Interp& in, const Value& x, DType to, SourceLoc loc) {
   check_float64(to, loc);
   if (traced(in, {t}, loc)) return from_node(in, in.graph->cast(t->node, to, loc));
   if (t->dtype == to) return x;
-  Value out = shape_only(in, t->shape, to);
-  tensor_of(out)->perm = t->perm;  // (a cast keeps the layout, as PyTorch's preserve_format does)
-  tensor_of(out)->strided = t->strided;
-  return out;
+  return shape_only(in, t->shape, to);  // (laid out like t, as PyTorch's preserve_format does)
 }
 
 namespace {
@@ -784,7 +781,7 @@ Value t_permute(Interp& in, const Value& x, std::vector<int64_t> perm, SourceLoc
     identity = identity && composed.back() == static_cast<int64_t>(i);
   }
   tensor_of(result)->strided = t->strided;
-  if (!identity) tensor_of(result)->perm = composed;
+  tensor_of(result)->perm = identity ? std::vector<int64_t>{} : composed;
   return result;
 }
 
@@ -1177,9 +1174,6 @@ Value t_conv(Interp& in, const std::string& fname, const Value& x, const Value& 
   std::vector<int64_t> stride = conv_ints(spec.stride, nd, 1, 1, fname + " stride", loc);
   std::vector<int64_t> dilation = conv_ints(spec.dilation, nd, 1, 1, fname + " dilation", loc);
   std::vector<int64_t> kernel(tw->shape.begin() + 2, tw->shape.end());
-  for (int64_t s : tw->shape) {
-    if (s == 0) fail(loc, fname + ": the weight " + shape_text(tw->shape) + " has a dimension of size 0");
-  }
   // Padding on the leading and the trailing side of each spatial dim.
   std::vector<int64_t> pad_lo(nd, 0), pad_hi(nd, 0);
   if (spec.padding.is(Kind::Str)) {

@@ -228,7 +228,6 @@ Value identity(Interp& in, const Value& self, CallArgs&, SourceLoc) {
 Value contiguous_fn(Interp& in, const Value& self, CallArgs& a, SourceLoc loc) {
   TensorObj* t = tensor_of(self);
   if (in.phase == Phase::Shape && !t->node && (t->strided || !t->perm.empty())) {
-    if (!a.pos.empty()) fail(loc, "Tensor.contiguous(): unexpected positional argument");
     return in.wrap(in.new_tensor(t->shape, t->dtype, Phase::Shape));
   }
   return identity(in, self, a, loc);

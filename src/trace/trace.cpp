@@ -356,9 +356,10 @@ TraceResult trace(const ast::Module& module, const TraceOptions& options) {
     if (t->dtype == DType::Float64)
       tracer::fail(get_inputs->loc, "get_inputs() returns a float64 tensor: not supported");
     if (t->strided) {
-      tracer::fail(get_inputs->loc, "get_inputs() returns " + name + " with a memory layout tritonize does not follow " +
-                                        "(it follows contiguous tensors and permutations of fresh ones: transpose, " +
-                                        "permute, .t()): not supported (make it .contiguous())");
+      tracer::fail(get_inputs->loc, "get_inputs() returns " + name +
+                                        " with a memory layout tritonize does not follow (it follows contiguous " +
+                                        "tensors and permutations of fresh ones: transpose, permute, .t()): not " +
+                                        "supported (make it .contiguous())");
     }
     // A permuted input: the graph's input is the tensor in memory, and forward sees it through the permutation.
     Shape stored = t->shape;

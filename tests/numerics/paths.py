@@ -11,15 +11,16 @@ EXAMPLES = ROOT / "examples"
 TRITONIZE = Path(os.environ.get("TRITONIZE_BIN", ROOT / "build" / "tritonize"))
 
 
-def convert_forward(tmp_path, name: str, expression: str, input_expression: str) -> Path:
-    """Writes a one-input problem whose forward returns `expression` of x (get_inputs returns
-    [`input_expression`]), converts it with tritonize and returns the generated file (asserting success)."""
+def convert_forward(tmp_path, name: str, expression: str, input_expression: str, params: str = "x") -> Path:
+    """Writes a problem whose forward(`params`) returns `expression` (get_inputs returns [`input_expression`]: one
+    input, or several separated by commas), converts it with tritonize and returns the generated file (asserting
+    success)."""
     import subprocess
 
     model = tmp_path / f"{name}.py"
     model.write_text(
         "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n\n\n"
-        f"class Model(nn.Module):\n    def forward(self, x):\n        return {expression}\n\n\n"
+        f"class Model(nn.Module):\n    def forward(self, {params}):\n        return {expression}\n\n\n"
         f"def get_inputs():\n    return [{input_expression}]\n\n\n"
         "def get_init_inputs():\n    return []\n"
     )
@@ -27,6 +28,15 @@ def convert_forward(tmp_path, name: str, expression: str, input_expression: str)
     r = subprocess.run([str(TRITONIZE), "convert", str(model), "-o", str(out)], capture_output=True, text=True)
     assert r.returncode == 0, f"{expression}: {r.stderr}"
     return out
+
+
+def emitted_kernels(generated: Path) -> str:
+    """--emit=kernels of the problem a convert_forward file was generated from."""
+    import subprocess
+
+    model = generated.with_name(generated.name.replace("_triton.py", ".py"))
+    return subprocess.run([str(TRITONIZE), "convert", str(model), "--emit=kernels"], capture_output=True,
+                          text=True).stdout
 
 
 def run_on_corpus_problem(tmp_path, problem: str, sets: list, script: str) -> None:

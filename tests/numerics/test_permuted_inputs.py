@@ -21,6 +21,9 @@ CASES = [
     ("x - 1", "torch.randn(11, 13).t().contiguous()"),
     ("x + 1", "torch.randn(11, 13).t() * 2 + 1"),  # elementwise results keep their first operand's layout
     ("x.sum(dim=1)", "(lambda a: a + a.t())(torch.randn(12, 12))"),  # ... contiguous when it is
+    ("x * 2", "torch.randn(6, 6).t().t()"),  # a square tensor transposed back: contiguous
+    # a fresh tensor made after an op on a permuted one takes nothing from it
+    ("x - 2", "(lambda a: (a.float(), torch.zeros(6, 8))[1])(torch.randn(8, 6).t())"),
 ]
 
 RUNNER = r"""
