@@ -240,8 +240,22 @@ Plan plan_reduction(const Group& g, const ValueEmitter& ve, const std::map<const
   // mean over dim 1 of x.transpose(1, 2): the reduced dim is x's last): the kept dims are rows, and the reduced
   // dim runs across the lanes. (As columns, each lane's load was 4095 elements from its neighbour's: fp16
   // [63, 4096, 4095] took 23 ms on the H200, eager 10 ms; not yet re-measured.)
+  // Not when a full-size output is stored contiguously along a kept inner dim: then the store moves as many
+  // bytes as the loads, and the [BLOCK_R, BLOCK_I] tile keeps both coalesced (a log_softmax over dim 1 of x.t()
+  // stored its rows 13411 elements apart: 1.76 -> 3.04 ms on the H200).
+  auto stored_unit = [&](int d) {  // does some store walk kernel dim d contiguously?
+    const auto& acc = ve.accesses();
+    const auto& store = ve.access_is_store();
+    for (size_t k = 0; k < acc.size() && k < store.size(); ++k) {
+      if (store[k] && std::abs(acc[k][d]) == 1) return true;
+    }
+    return false;
+  };
+  const bool full_size_output =
+      std::any_of(g.outputs.begin(), g.outputs.end(), [&](const Node* o) { return o->shape == g.space; });
   if (!p.inner.empty() && std::any_of(p.reduced.begin(), p.reduced.end(), unit) &&
-      std::none_of(p.inner.begin(), p.inner.end(), unit)) {
+      std::none_of(p.inner.begin(), p.inner.end(), unit) &&
+      !(full_size_output && std::any_of(p.inner.begin(), p.inner.end(), stored_unit))) {
     p.outer.insert(p.outer.end(), p.inner.begin(), p.inner.end());
     p.m *= p.i;
     p.i = 1;

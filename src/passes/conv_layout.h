@@ -1,6 +1,7 @@
 // conv_layout: the weights of 16-bit convolutions that reduce channels with tl.dot are read through a copy laid
 // out [*k, C_in, C_out] (C_out contiguous), made by one small kernel per forward, so that the conv kernel's
-// weight tiles are coalesced loads.
+// weight tiles are coalesced loads; their input is read channels-last (copied unless it is so already): a
+// gather along NC*spatial positions is 2-byte loads, which Triton cannot pipeline.
 //
 // fp32 convolutions: under TF32 (cuDNN's default) cuDNN rounds both operands to TF32 to nearest, while a TF32
 // tl.dot drops their low mantissa bits (measured: docs/NUMERICS.md). So both operands of an fp32 dot conv are
