@@ -8,6 +8,7 @@
 // 16-bit transposed convs whose kernel equals their stride (taps do not overlap) are one plain GEMM instead:
 // lower_unfolded_transposed.
 #include <algorithm>
+#include <numeric>
 
 #include "graph/view.h"
 #include "kernel/lower_kinds.h"
@@ -272,15 +273,19 @@ void lower_conv(KernelJob& job) {
   const int64_t cig = c_in / groups, cog = c_out / groups;
   std::vector<int64_t> ksize(w->shape.begin() + 2, w->shape.end()), isize(x->shape.begin() + 2, x->shape.end()),
       osize(conv->shape.begin() + 2, conv->shape.end());
-  // A transposed conv with stride s > 1 (and dilation 1) along a dim is split by output phase (o mod s): the
-  // outputs of one phase read the kernel taps k = k0 + s * j only, so no step is spent on stride holes.
-  // Per dim: psize = positions of one phase (or all outputs), tsize = taps the loop visits.
+  // A transposed conv with stride s > 1 along a dim, and a dilation coprime to it, is split by output phase
+  // (o mod s): output o = i * s - pad + k * dil of phase ph reads the taps with k * dil = ph + pad (mod s) only,
+  // k = k0 + s * j where k0 = (ph + pad) * dil^-1 mod s, so no step is spent on stride holes. (A dilation sharing a
+  // factor with the stride leaves some phases without taps: not split.)
+  // Per dim: psize = positions of one phase (or all outputs), tsize = taps the loop visits, inv = dil^-1 mod s.
   std::vector<char> phased(nd, 0);
+  std::vector<int64_t> inv(nd, 1);
   std::vector<int64_t> psize = osize, tsize = ksize;
   int64_t phases = 1;
   for (int d = 0; d < nd; ++d) {
-    if (transposed && stride[d] > 1 && dil[d] == 1) {
+    if (transposed && stride[d] > 1 && std::gcd(dil[d], stride[d]) == 1) {
       phased[d] = 1;
+      while (inv[d] * dil[d] % stride[d] != 1) ++inv[d];
       psize[d] = (osize[d] + stride[d] - 1) / stride[d];
       tsize[d] = (ksize[d] + stride[d] - 1) / stride[d];
       phases *= stride[d];
@@ -357,9 +362,11 @@ void lower_conv(KernelJob& job) {
       if (pinner > 1) e = b.op(TOp::FloorDiv, {e, b.i(pinner)});
       if (pinner * stride[d] < phases) e = b.op(TOp::Mod, {e, b.i(stride[d])});
       ph[d] = assign(body, "ph" + sd, e);
+      // base = (ph + pad - k0 * dil) / s, exact (the input index of the phase's first output at tap k0)
       const TExpr* shifted = pad[d] ? b.add(ph[d], b.i(pad[d])) : ph[d];
-      k0[d] = assign(body, "kfirst" + sd, b.op(TOp::Mod, {shifted, b.i(stride[d])}));
-      base[d] = assign(body, "base" + sd, b.op(TOp::FloorDiv, {b.op(TOp::Sub, {shifted, k0[d]}), b.i(stride[d])}));
+      k0[d] = assign(body, "kfirst" + sd, b.op(TOp::Mod, {scaled(shifted, inv[d]), b.i(stride[d])}));
+      base[d] = assign(body, "base" + sd,
+                       b.op(TOp::FloorDiv, {b.op(TOp::Sub, {shifted, scaled(k0[d], dil[d])}), b.i(stride[d])}));
       pinner *= stride[d];
     }
   }
@@ -453,8 +460,8 @@ void lower_conv(KernelJob& job) {
     const TExpr* kd = k[d] ? scaled(k[d], dil[d]) : nullptr;
     const TExpr* id = nullptr;
     if (phased[d]) {
-      // tap k = k0 + stride * j reads input q + base - j; taps past the kernel's end read zeros (and a clamped,
-      // in-bounds weight)
+      // tap k = k0 + stride * j reads input q + base - j * dil; taps past the kernel's end read zeros (and a
+      // clamped, in-bounds weight)
       const TExpr* kj = j[d] ? b.add(k0[d], scaled(j[d], stride[d])) : k0[d];
       k[d] = assign(kbody, "k" + sd, kj);
       if (ksize[d] % stride[d]) {
@@ -462,7 +469,7 @@ void lower_conv(KernelJob& job) {
         k[d] = assign(kbody, "kc" + sd, b.op(TOp::Minimum, {k[d], b.i(ksize[d] - 1)}));
       }
       const TExpr* e = b.add(q[d], base[d]);
-      if (j[d]) e = b.op(TOp::Sub, {e, j[d]});
+      if (j[d]) e = b.op(TOp::Sub, {e, scaled(j[d], dil[d])});
       id = assign(kbody, "i" + sd, e);
       valid = b.band(valid, b.op(TOp::Ge, {id, b.i(0)}));
       valid = b.band(valid, b.lt(id, b.i(isize[d])));
