@@ -31,6 +31,8 @@ void lower_attention(KernelJob& job);
 void lower_scan(KernelJob& job);
 
 int64_t next_pow2(int64_t v);
+// The narrowest element (bytes) of the full-size tensors a group reads or writes (those its tile walks).
+int64_t narrowest_element(const Group& g);
 // Per-dim strides of an operand (a strided view of a tensor in memory), aligned right to `rank` dims; size-1 and
 // missing dims read with stride 0.
 std::vector<int64_t> operand_strides(const Node* operand, size_t rank);

@@ -159,31 +159,6 @@ std::map<const Node*, int> reduction_stages(const Group& g) {
   return stage;
 }
 
-// The narrowest element (bytes) of the full-size tensors the group reads or writes (those the tile walks).
-int64_t narrowest_element(const Group& g) {
-  std::set<const Node*> in_group(g.nodes.begin(), g.nodes.end());
-  in_group.insert(g.inlined.begin(), g.inlined.end());  // (recomputed, not loaded)
-  int64_t numel = 1, size = 8;
-  for (int64_t d : g.space) numel *= d;
-  auto full = [&](const Node* n) {
-    int64_t k = 1;
-    for (int64_t d : n->shape) k *= d;
-    return k == numel;
-  };
-  for (const Node* o : g.outputs) {
-    if (full(o)) size = std::min<int64_t>(size, dtype_size(o->dtype));
-  }
-  for (const Node* n : g.nodes) {
-    for (const Node* src : n->src) {
-      const Node* root = view_root(src);
-      if (!in_group.count(root) && root->op != Op::Const && root->op != Op::Iota && full(root)) {
-        size = std::min<int64_t>(size, dtype_size(root->dtype));
-      }
-    }
-  }
-  return std::max<int64_t>(size, 1);
-}
-
 // A softmax's sum(exp(y - max(y))) for each floating max(y) of the group that has one: the pair that an online
 // softmax computes together.
 std::map<const Node*, const Node*> softmax_sums(const std::vector<const Node*>& reductions) {

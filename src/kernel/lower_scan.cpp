@@ -43,15 +43,16 @@ const int64_t kAtenNarrowRows = 16;
 const int64_t kAtenLoopTileElems = 512;
 const int kAtenNarrowWarps = 4;
 const int kAtenNarrowHalfWarps = 8;
-// ATen's column order: chunks of kSeqChunk rows folded one by one, on one warp (a column per lane, the chunk
-// in-thread), BLOCK_I columns wide, narrowed to 32 while the grid has fewer than kSeqMinPrograms programs.
-// Measured on the H200 with tests/gpu/tiles_experiment.py (2026-12-04, kernel time, L2 flushed, fraction of the
-// bandwidth floor): cumsum over dim 1 of fp32 [1, 16384, 16383] 0.56 with [32, 64] against 0.33 with [8, 32];
-// [32, 2048, 1024] 0.83 with [32, 128] against 0.50 with [8, 32]; [64, 1023, 1024] 0.84 with [32, 128] (0.88
-// with [32, 64]) against 0.69 with [8, 32]. More rows in a chunk put more loads in flight; 2 or 4 warps were
-// slower at every shape but one.
+// ATen's column order: chunks of kSeqChunk rows folded one by one, on one warp, a column per lane and the chunk
+// in-thread: BLOCK_I = 32 lanes x one 16-byte load each (128 fp32 or 256 16-bit columns). Narrower tiles put
+// several lanes on one row of the chunk (Triton splits a 128-byte row into 16-byte loads), and picking a row out of
+// the chunk became a cross-lane reduction. Measured on the H200 (tests/gpu/tiles_experiment.py colscan,
+// 2026-12-04, kernel time, L2 flushed, docs/gpu-runs/2026-12-04-session11-colscan.json): fp32 [16384, 8192]
+// 0.62 ms as [32, 128] (64 programs) against 1.74 ms as [32, 32] (256 programs, the form before, which narrowed
+// the tile to fill the grid); [16384, 2048] 0.51 against 1.66; [65536, 1024] 1.98 (8 programs) against 6.50.
+// (tl.cumsum of the chunk seeded with the running total is as fast, and bit-exact only in this layout.)
 const int64_t kSeqChunk = 32;
-const int64_t kSeqMinPrograms = 256;
+const int64_t kSeqLaneBytes = 16;
 
 // Which order of operations the kernel's scans follow (see the file comment).
 enum class Order { Tree, AtenRows, AtenColumns };
@@ -151,9 +152,7 @@ void lower_scan(KernelJob& job) {
   } else if (p.order == Order::AtenColumns) {
     p.persistent = false;
     p.block_r = std::min(kSeqChunk, next_pow2(p.r));
-    // Columns are independent sequential folds: many narrow programs keep loads in flight.
-    p.block_i = std::min<int64_t>(next_pow2(p.i), 128);
-    while (p.block_i > 32 && p.m * ((p.i + p.block_i - 1) / p.block_i) < kSeqMinPrograms) p.block_i /= 2;
+    p.block_i = std::min<int64_t>(next_pow2(p.i), 32 * kSeqLaneBytes / narrowest_element(g));
   } else if (p.rows) {
     p.persistent = next_pow2(p.r) <= kMaxRowTile;
     p.block_r = p.persistent ? next_pow2(p.r) : 2048;

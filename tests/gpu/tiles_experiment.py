@@ -21,6 +21,9 @@ flush (triton.testing.do_bench, median), as a fraction of the bandwidth floor (b
   cecols   - cross entropy's first kernel over the class dim of [128, 21, 512, 512] fp16 (max, sum of exp, the
              target's logit per position), tritonize's [32, BLOCK_I] tile over widths and warps, against the classes
              unrolled (one [BLOCK_I] load per class, everything in-thread).
+  colscan  - the column scan: tritonize's fold (each row picked from the chunk by a masked sum: ~34 instructions an
+             element) against tl.cumsum / tl.associative_scan of the chunk with its first row seeded by the running
+             total; whether the scan is bit-exact against torch.cumsum (ATen's sequential fold), and its speed.
 
     python3 tests/gpu/tiles_experiment.py [--json OUT.json] [--only rows,columns,erf]
 """
@@ -87,6 +90,35 @@ def cumsum_columns(x_ptr, y_ptr, R: tl.constexpr, I: tl.constexpr, BLOCK_R: tl.c
             acc = acc + tl.sum(tl.where(tl.arange(0, BLOCK_R)[:, None] == k, scan_in, 0.0), axis=0, keep_dims=True)
             cumsum = tl.where(tl.arange(0, BLOCK_R)[:, None] == k, acc, cumsum)
         tl.store(y_ptr + base + (r * I + cols), cumsum.to(y_ptr.dtype.element_ty), mask=col_mask)
+
+
+@triton.jit
+def _add_round16(a, b):
+    return (a + b).to(tl.float16).to(tl.float32)
+
+
+@triton.jit
+def cumsum_columns_scan(x_ptr, y_ptr, R: tl.constexpr, I: tl.constexpr, BLOCK_R: tl.constexpr,
+                        BLOCK_I: tl.constexpr, COL_BLOCKS: tl.constexpr, HALF: tl.constexpr):
+    # the chunk's first row seeded with the running total, then tl.cumsum / an associative scan along the chunk:
+    # exact against ATen's sequential fold only if Triton folds an in-thread axis sequentially (what this checks)
+    outer = tl.program_id(0) // COL_BLOCKS
+    cols = tl.program_id(0) % COL_BLOCKS * BLOCK_I + tl.arange(0, BLOCK_I)[None, :]
+    col_mask = cols < I
+    base = outer * R * I
+    local = tl.arange(0, BLOCK_R)[:, None]
+    acc = tl.full([1, BLOCK_I], 0.0, dtype=tl.float32)
+    for r0 in range(0, R, BLOCK_R):
+        r = r0 + local
+        x = tl.load(x_ptr + base + (r * I + cols), mask=col_mask).to(tl.float32)
+        seeded = tl.where(local == 0, x + acc, x)
+        if HALF:
+            seeded = tl.where(local == 0, seeded.to(tl.float16).to(tl.float32), seeded)
+            s = tl.associative_scan(seeded, 0, _add_round16)
+        else:
+            s = tl.cumsum(seeded, axis=0)
+        acc = tl.sum(tl.where(local == BLOCK_R - 1, s, 0.0), axis=0, keep_dims=True)
+        tl.store(y_ptr + base + (r * I + cols), s.to(y_ptr.dtype.element_ty), mask=col_mask)
 
 
 @triton.jit
@@ -411,6 +443,38 @@ def cecols(results):
               flush=True)
 
 
+def colscan(results):
+    for R, I, dtype in ((16384, 8192, torch.float32), (16384, 2048, torch.float32), (65536, 1024, torch.float32),
+                        (16384, 8192, torch.float16)):
+        x = torch.randn(R, I, device="cuda", dtype=dtype)
+        ref = torch.cumsum(x, dim=0)
+        nbytes = 2 * x.numel() * x.element_size()
+        half = dtype == torch.float16
+        for kind in ("fold", "scan"):
+            for block_r, block_i, warps in ((32, 32, 1), (32, 16, 1), (64, 16, 1), (64, 32, 1), (128, 16, 1),
+                                            (32, 64, 1), (32, 128, 1), (32, 64, 2), (32, 128, 4)):
+                if kind == "fold" and (block_r, block_i, warps) not in ((32, 32, 1), (32, 128, 1), (64, 16, 1)):
+                    continue
+                col_blocks = triton.cdiv(I, block_i)
+                y = torch.empty_like(x)
+
+                def launch():
+                    if kind == "fold":
+                        cumsum_columns[(col_blocks,)](x, y, R, I, block_r, block_i, col_blocks, num_warps=warps,
+                                                      enable_fp_fusion=False)
+                    else:
+                        cumsum_columns_scan[(col_blocks,)](x, y, R, I, block_r, block_i, col_blocks, half,
+                                                           num_warps=warps, enable_fp_fusion=False)
+                launch()
+                r = {"form": "colscan", "case": f"{str(dtype)[6:]} [{R}, {I}]",
+                     "variant": f"{kind} [{block_r}, {block_i}] w{warps}", "exact": torch.equal(y, ref),
+                     "max_err": (y.float() - ref.float()).abs().max().item(), **timed(launch, nbytes)}
+                results.append(r)
+                print(f"colscan {r['case']:22s} {r['variant']:24s} {r['ms']:.4f} ms  {r['floor_fraction']:.2f}  "
+                      f"exact {r['exact']} err {r['max_err']:.1e}", flush=True)
+        del x, ref
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--json")
@@ -419,7 +483,8 @@ def main():
     results = []
     for name in args.only.split(","):
         {"rows": rows, "columns": columns, "erf": erf, "argcols": argcols, "rowscan": rowscan,
-         "longscan": longscan, "fewcols": fewcols, "cecols": cecols}[name](results)
+         "longscan": longscan, "fewcols": fewcols, "cecols": cecols,
+         "colscan": colscan}[name](results)
         if args.json:
             with open(args.json, "w") as f:
                 json.dump({"device": torch.cuda.get_device_name(0), "results": results}, f, indent=1)
