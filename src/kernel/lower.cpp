@@ -129,8 +129,11 @@ std::string kernel_name(const Group& g) {
   if (parts.empty()) parts.push_back("copy");
   if (parts.size() == 1 && g.kind == GroupKind::Matmul) return "matmul_kernel";
   if (parts.size() == 1 && g.kind == GroupKind::Conv) return parts[0] + "_kernel";
-  if (parts.size() == 1 && g.kind == GroupKind::Window) {  // "max_pool2d_kernel"
-    std::string suffix = g.nodes[0]->attr.str == "indices" ? "d_indices_kernel" : "d_kernel";
+  if (parts.size() == 1 && g.kind == GroupKind::Window) {  // "max_pool2d_kernel", "max_pool2d_with_indices_kernel"
+    bool indices = false;
+    for (auto* n : g.nodes) indices = indices || n->attr.str == "indices";
+    std::string suffix = !indices ? "d_kernel" : g.nodes[0]->attr.str == "indices" ? "d_indices_kernel"
+                                                                                  : "d_with_indices_kernel";
     return parts[0] + std::to_string(pooled_dims(g.nodes[0])) + suffix;
   }
   if (parts.size() == 1 && g.kind == GroupKind::Attention) return "attention_kernel";

@@ -50,7 +50,12 @@ void lower_window(KernelJob& job) {
   int rank = pool->rank(), dims = pooled_dims(pool), lead = rank - dims;
   bool adaptive = pool->op == Op::AdaptiveMaxPool || pool->op == Op::AdaptiveAvgPool;
   bool max = pool->op == Op::MaxPool || pool->op == Op::AdaptiveMaxPool;
-  bool indices = pool->attr.str == "indices";  // the argmax: positions are visited in order, so no lane tiles
+  // A max pool with return_indices is two nodes of one op (the values, the argmax), computed by one kernel
+  // (fuse joins them) from one read of the input; either may be the only one left.
+  bool values = false, indices = false;
+  for (const Node* n : g.nodes) {
+    if (op_kind(n->op) == OpKind::Window) (n->attr.str == "indices" ? indices : values) = true;
+  }
 
   std::vector<WindowDim> win(dims);
   int64_t window = 1;
@@ -82,12 +87,13 @@ void lower_window(KernelJob& job) {
   // Windows along a contiguous last dim are read as a [BLOCK, LANES] tile, a window row per tile row, so that
   // a warp reads memory densely: non-overlapping windows (kernel = stride = 2, 4 or 8; each thread loads its row
   // as one vector) and long windows (16 or more, e.g. adaptive pools to a few outputs; LANES at most 128, in
-  // chunks). The lanes are reduced at the end. Other windows loop over every offset with a 1-D tile.
+  // chunks). The lanes are reduced at the end (the argmax per lane, then across lanes by PyTorch's order). Other
+  // windows loop over every offset with a 1-D tile.
   std::vector<int64_t> src_strides;
   TZ_ASSERT(view_strides(src, src_strides), "a view that needs a copy reached a window kernel");
   const WindowDim& last = win[dims - 1];
   int64_t lanes = 1;
-  if (!indices && last.dilation == 1 && src_strides[rank - 1] == 1 && last.out > 1) {
+  if (last.dilation == 1 && src_strides[rank - 1] == 1 && last.out > 1) {
     bool tiling = !last.adaptive && last.stride == last.kernel;
     if (tiling && (last.kernel == 2 || last.kernel == 4 || last.kernel == 8)) lanes = last.kernel;
     else if (last.kernel >= 16) lanes = std::min<int64_t>(next_pow2(last.kernel), 128);
@@ -245,7 +251,10 @@ void lower_window(KernelJob& job) {
     if (outermost < 0) ve.store_anchor = offs;
   }
 
-  ve.on_window = [&](const Node*) -> const TExpr* {
+  // The window loop is emitted once, for whichever output asks first: it computes the values (returned) and,
+  // with `indices`, the argmax (into `argmax`).
+  const TExpr* argmax = nullptr;
+  auto emit_window = [&]() -> const TExpr* {
     const std::vector<int64_t>& st = src_strides;
     const TExpr* x_ptr = operand_base(b, job.buffers.pointer(view_root(src)), src);
     // Base offset of the output's (n, c) plane: the kept dims, by the input's strides.
@@ -414,13 +423,29 @@ void lower_window(KernelJob& job) {
     if (lanes > 1) {
       // Reduce the lanes; a NaN in any lane is carried through the sum of the NaN lanes (0 when there are none).
       const TExpr* red = b.reduce(max ? TOp::Max : TOp::Sum, acc_v, 1);
-      if (max) {
-        const TExpr* nans = b.reduce(TOp::Sum, b.op(TOp::Where, {b.op(TOp::Ne, {acc_v, acc_v}), acc_v, b.f(0.0)}), 1);
-        red = b.add(red, nans);
+      const TExpr* nan_lane = b.op(TOp::Ne, {acc_v, acc_v});
+      if (indices) {
+        // Each lane holds its column's first maximum (or last NaN); across lanes, PyTorch's row-major walk picks
+        // the last NaN (the NaN lane with the largest index) or else the first maximum (the smallest index among
+        // the lanes equal to the max). Lanes that never took a value hold the initial index, which is where the
+        // walk ends too when every value is -inf; a sentinel past every flat index keeps other lanes out of tl.min.
+        int64_t plane = 1;
+        for (const WindowDim& w : win) plane *= w.size;
+        body.push_back(TileBuilder::assign("top", red));
+        red = b.var("top");
+        const TExpr* idx_v = b.var("idx");
+        const TExpr* last_nan = b.reduce(TOp::Max, b.op(TOp::Where, {nan_lane, idx_v, b.i(-1)}), 1);
+        body.push_back(TileBuilder::assign("nan_idx", last_nan));
+        const TExpr* nan_idx = b.var("nan_idx");
+        const TExpr* at_top = b.op(TOp::Eq, {acc_v, red});
+        const TExpr* first_top = b.reduce(TOp::Min, b.op(TOp::Where, {at_top, idx_v, b.i(plane)}), 1);
+        const TExpr* any_nan = b.op(TOp::Ge, {nan_idx, b.i(0)});
+        body.push_back(TileBuilder::assign("idx", b.op(TOp::Where, {any_nan, nan_idx, first_top})));
       }
-      body.push_back(TileBuilder::assign(acc, red));
+      if (max) red = b.add(red, b.reduce(TOp::Sum, b.op(TOp::Where, {nan_lane, acc_v, b.f(0.0)}), 1));
+      if (values) body.push_back(TileBuilder::assign(acc, red));
     }
-    if (indices) return b.var("idx");
+    if (indices) argmax = b.var("idx");
     if (max) return acc_v;
 
     // avg: PyTorch's divisor, constant where every window has the same one.
@@ -453,6 +478,11 @@ void lower_window(KernelJob& job) {
     if (!count) return b.op(TOp::Div, {acc_v, b.f(static_cast<double>(constant))});
     if (constant != 1) count = b.mul(count, b.i(constant));
     return b.op(TOp::Div, {acc_v, b.cast(count, f32)});
+  };
+  const TExpr* pooled = nullptr;
+  ve.on_window = [&](const Node* n) -> const TExpr* {
+    if (!pooled) pooled = emit_window();
+    return n->attr.str == "indices" ? argmax : pooled;
   };
   for (auto* o : g.outputs) ve.store(o, group_map(g, o), ve.value(o, group_map(g, o)));
 

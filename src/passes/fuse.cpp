@@ -1,6 +1,7 @@
 // fuse: greedy partition of the graph into kernels, in topological order.
 //  - a matmul, a convolution or an attention starts a kernel; its operands must be in memory;
 //  - a pooling (window) op starts a kernel over its output; its input is read from memory, window by window;
+//    the indices of a max pool (return_indices) join the kernel of its values;
 //  - a reduction joins the kernel of its input when that kernel iterates over the same space (a pointwise
 //    kernel over the input shape becomes a reduction kernel), else starts one;
 //  - a scan (cumsum, cumprod) joins the kernel of its input when that kernel iterates over the input's shape
@@ -451,9 +452,22 @@ class Fuser {
   }
 
   // Pointwise consumers of the pooled values join this kernel (they have its shape); its input is loaded at
-  // window offsets, so it is never computed in the kernel.
+  // window offsets, so it is never computed in the kernel. The argmax of a pool (return_indices, a second node of
+  // the same op) joins its values' kernel, which computes both from one read of the input.
   void place_window(const Node* n) {
-    int gid = new_group(GroupKind::Window, n->shape);
+    int gid = -1;
+    if (n->attr.str == "indices") {
+      for (const Group& grp : s_.groups) {
+        const Node* m = grp.nodes.front();
+        Attr values_attr = n->attr;
+        values_attr.str = m->attr.str;
+        if (grp.kind == GroupKind::Window && m->op == n->op && m->src == n->src && m->shape == n->shape &&
+            m->attr.str != "indices" && m->attr == values_attr) {
+          gid = grp.id;
+        }
+      }
+    }
+    if (gid < 0) gid = new_group(GroupKind::Window, n->shape);
     add(gid, n);
     read_from_memory(gid, n->src[0], /*may_recompute=*/false);
   }
