@@ -101,6 +101,9 @@ void write_launcher(Writer& w, const Kernel& k, const Launch& l, const ForwardPl
     std::string x = strip_ptr(inputs.front());
     w.line("conv_precision = \"ieee\" if " + x + ".dtype != torch.float32 else _fp32_conv_precision(" + x + ")");
   }
+  if (std::any_of(l.args.begin(), l.args.end(), [](const LaunchArg& a) { return a.value == "on_cuda"; })) {
+    w.line("on_cuda = " + device + ".type == \"cuda\"");
+  }
   for (std::string line : l.setup) {
     for (size_t at; (at = line.find("{device}")) != std::string::npos;) line.replace(at, 8, device);
     for (size_t at; (at = line.find("{kernel}")) != std::string::npos;) line.replace(at, 8, k.name);
@@ -197,12 +200,13 @@ std::string write_model(const TraceResult& trace, const Graph& graph, const Forw
   w.line("import torch");
   w.line("import torch.nn as nn");
   w.line("import triton");
-  w.line("import triton.language as tl");
-  w.line();
   // The file-level helpers some kernel calls (Kernel's needs_* flags), each printed once.
   auto needed = [&](bool Kernel::*flag) {
     return std::any_of(plan.kernels.begin(), plan.kernels.end(), [&](const Kernel& k) { return k.*flag; });
   };
+  w.line("import triton.language as tl");
+  if (needed(&Kernel::needs_expm1)) w.line("from triton.language.extra import libdevice");
+  w.line();
   write_launch_helper(w);
   if (needed(&Kernel::needs_mul_combine)) {
     w.line();
@@ -236,6 +240,37 @@ std::string write_model(const TraceResult& trace, const Graph& graph, const Forw
     w.line("        rounded = ((bits + 0xFFF + ((bits >> 13) & 1)) & 0xFFFFE000).to(tl.float32, bitcast=True)");
     w.line("        x = tl.where(x == x, rounded, x)");
     w.line("    return x");
+    w.line();
+  }
+  if (needed(&Kernel::needs_expm1)) {
+    w.line();
+    w.line("@triton.jit");
+    w.line("def _expm1(x, ON_CUDA: tl.constexpr):");
+    w.line("    # exp(x) - 1 as torch computes it (torch.expm1, ATen's elu, selu and celu), with the digits that");
+    w.line("    # tl.exp(x) - 1 loses near 0. On CUDA: libdevice's expm1f, the CUDA math library's, which eager calls.");
+    w.line("    # Triton's interpreter cannot call libdevice; there, Kahan's form: with u = exp(x) rounded,");
+    w.line("    # (u - 1) * (x / log(u)) cancels the rounding of u (within 6 ulps of expm1: docs/NUMERICS.md).");
+    w.line("    if ON_CUDA:");
+    w.line("        y = libdevice.expm1(x)");
+    w.line("    else:");
+    w.line("        u = tl.exp(x)");
+    w.line("        um1 = u - 1.0");
+    w.line("        exact = (um1 == -1.0) | (u == float(\"inf\"))");
+    w.line("        y = tl.where(u == 1.0, x, tl.where(exact, um1, um1 * (x / tl.log(u))))");
+    w.line("    return y");
+    w.line();
+  }
+  if (needed(&Kernel::needs_sixth)) {
+    w.line();
+    w.line("@triton.jit");
+    w.line("def _sixth(x, ON_CUDA: tl.constexpr):");
+    w.line("    # x / 6 as ATen's hardsigmoid and hardswish compute it: their CUDA kernels multiply by the float 1/6,");
+    w.line("    # their CPU kernels divide by 6 (an ulp apart for about a quarter of all x).");
+    w.line("    if ON_CUDA:");
+    w.line("        y = x * 0.16666666666666666");
+    w.line("    else:");
+    w.line("        y = x / 6.0");
+    w.line("    return y");
     w.line();
   }
   if (needed(&Kernel::needs_tf32_split)) {

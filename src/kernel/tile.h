@@ -92,6 +92,8 @@ struct Kernel {
   bool needs_nan_combine = false;  // a NanMax/NanMin reduction: _nan_max and _nan_min, printed once
   bool needs_num_sms = false;      // its launch sizes a persistent grid by the multiprocessor count
   bool needs_round_tf32 = false;   // calls _round_tf32 (Op::RoundTf32): the printer emits the helper once
+  bool needs_expm1 = false;        // calls _expm1 (Op::Expm1), printed once
+  bool needs_sixth = false;        // calls _sixth (Op::Sixth), printed once
   bool needs_tf32_split = false;   // fp32 three-dot products: _tf32_hi and _dot_tf32x3, printed once
   bool needs_aten_scan_tile = false;  // it scans tiles in ATen's CUDA order: the printer emits _aten_scan_tile
   bool needs_coop = false;         // cooperative rows: _coop_split, _coop_programs, _zero_counts_kernel

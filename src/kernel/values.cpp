@@ -417,6 +417,8 @@ const TExpr* ValueEmitter::pointwise(const Node* n, std::vector<const TExpr*> a)
     case Op::LogicalNot: return b_.op(TOp::Eq, {a[0], b_.i(0)});
     case Op::Copy: return a[0];
     case Op::RoundTf32: return b_.call("_round_tf32", {a[0], b_.var("PRECISION")});  // kernel/lower.cpp adds PRECISION
+    case Op::Expm1: return b_.call("_expm1", {a[0], b_.var("ON_CUDA")});  // kernel/lower.cpp adds ON_CUDA
+    case Op::Sixth: return b_.call("_sixth", {a[0], b_.var("ON_CUDA")});
     case Op::Cast: {
       DType from = n->src[0]->dtype, to = n->dtype;
       if (to == DType::Bool) return b_.op(TOp::Ne, {a[0], fp ? b_.f(0.0) : b_.i(0)});

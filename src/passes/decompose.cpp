@@ -118,34 +118,38 @@ const Node* lower_leaky_relu(Graph& g, const Node* old, const Node* x) {
   return g.cast(r, old->dtype, old->loc);
 }
 
-// elu(x, alpha, scale, input_scale) => where(x > 0, scale * x, alpha * scale * (exp(input_scale * x) - 1))
-// (PyTorch's one kernel for elu, selu and celu; exp - 1 instead of expm1 costs at most ~1e-7 absolute.)
+// elu(x, alpha, scale, input_scale) => where(x > 0, x * scale, expm1(x * input_scale) * (alpha * scale))
+// (PyTorch's one kernel for elu, selu and celu, in its order of operations; exp(x) - 1 would lose the digits of a
+// small x, and a bf16 chain amplifies one fp32 ulp into a flipped rounding.)
 const Node* lower_elu(Graph& g, const Node* old, const Node* x) {
   const Node* xs = compute_type(g, x);
   auto c = [&](double v) { return scalar(g, v, xs); };
   double alpha = old->attr.floats[0], scale = old->attr.floats[1], input_scale = old->attr.floats[2];
   const Node* pos = g.binary(Op::Gt, xs, c(0.0), old->loc);
   const Node* arg = input_scale == 1.0 ? xs : g.binary(Op::Mul, xs, c(input_scale));
-  const Node* neg = g.binary(Op::Mul, g.binary(Op::Sub, g.unary(Op::Exp, arg, old->loc), c(1.0)), c(alpha * scale));
+  const Node* neg = g.binary(Op::Mul, g.unary(Op::Expm1, arg, old->loc), c(alpha * scale));
   const Node* lin = scale == 1.0 ? xs : g.binary(Op::Mul, xs, c(scale));
   return g.cast(g.where(pos, lin, neg, old->loc), old->dtype, old->loc);
 }
 
-// hardsigmoid(x) => min(max(x + 3, 0), 6) / 6
-const Node* hardsigmoid_of(Graph& g, const Node* xs, SourceLoc loc) {
+// relu6(x + 3) = min(max(x + 3, 0), 6), the numerator of hardsigmoid and hardswish
+const Node* relu6_plus_3(Graph& g, const Node* xs) {
   auto c = [&](double v) { return scalar(g, v, xs); };
-  const Node* r6 = g.binary(Op::Minimum, g.binary(Op::Maximum, g.binary(Op::Add, xs, c(3.0)), c(0.0)), c(6.0));
-  return g.binary(Op::Div, r6, c(6.0), loc);
+  return g.binary(Op::Minimum, g.binary(Op::Maximum, g.binary(Op::Add, xs, c(3.0)), c(0.0)), c(6.0));
 }
 
+// hardsigmoid(x) => sixth(min(max(x + 3, 0), 6))
+// (sixth: * float32(1/6) on CUDA, / 6 on the CPU, as ATen's two kernels compute it)
 const Node* lower_hardsigmoid(Graph& g, const Node* old, const Node* x) {
-  return g.cast(hardsigmoid_of(g, compute_type(g, x), old->loc), old->dtype, old->loc);
+  const Node* xs = compute_type(g, x);
+  return g.cast(g.unary(Op::Sixth, relu6_plus_3(g, xs), old->loc), old->dtype, old->loc);
 }
 
-// hardswish(x) => x * hardsigmoid(x)
+// hardswish(x) => sixth(x * min(max(x + 3, 0), 6))
 const Node* lower_hardswish(Graph& g, const Node* old, const Node* x) {
   const Node* xs = compute_type(g, x);
-  return g.cast(g.binary(Op::Mul, xs, hardsigmoid_of(g, xs, old->loc), old->loc), old->dtype, old->loc);
+  const Node* r = g.unary(Op::Sixth, g.binary(Op::Mul, xs, relu6_plus_3(g, xs), old->loc), old->loc);
+  return g.cast(r, old->dtype, old->loc);
 }
 
 // log(1 + exp(z)) without overflow: max(z, 0) + log(1 + exp(-|z|)). Triton's interpreter has no log1p; the

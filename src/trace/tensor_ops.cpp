@@ -104,7 +104,8 @@ bool is_float_math(Op op) {
     case Op::Cos:
     case Op::Tanh:
     case Op::Sigmoid:
-    case Op::Erf: return true;
+    case Op::Erf:
+    case Op::Expm1: return true;
     default: return false;
   }
 }

@@ -887,7 +887,8 @@ void register_torch(Interp& in) {
                                                 {"rsqrt", Op::Rsqrt},     {"sin", Op::Sin},
                                                 {"cos", Op::Cos},         {"tanh", Op::Tanh},
                                                 {"sigmoid", Op::Sigmoid}, {"relu", Op::Relu},
-                                                {"erf", Op::Erf},         {"logical_not", Op::LogicalNot}};
+                                                {"erf", Op::Erf},         {"logical_not", Op::LogicalNot},
+                                                {"expm1", Op::Expm1}};
   for (const auto& [name, op] : unaries) def_both(in, name, unary(op, name));
   for (const char* name : {"sigmoid", "tanh"}) {
     def_fn(in, std::string("torch.nn.functional.") + name,
