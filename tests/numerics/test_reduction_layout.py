@@ -18,6 +18,8 @@ CASES = [
     # a full-size output stored contiguously along the kept dim: the transposing tile keeps both sides coalesced
     ("torch.log_softmax(x.t(), dim=1)", "torch.randn(67, 131)", "columns"),
     ("torch.softmax(x.permute(0, 3, 1, 2), dim=1)", "torch.randn(2, 5, 7, 37)", "columns"),
+    # A.t() @ v: the vector walks the reduced dim contiguously, but only A's loads count (full-size)
+    ("x.t() @ v", "torch.randn(67, 131), torch.randn(67)", "columns"),
     # two kept inner dims, the contiguous one first in the view: it goes across the lanes (stored with a stride)
     ("x.transpose(1, 2).mean(dim=0)", "torch.randn(5, 67, 73)", "columns"),
 ]
@@ -32,9 +34,11 @@ for job in jobs:
     gen = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(gen)
     torch.manual_seed(0)
-    x = eval(job["input"])
-    want = eval(job["expr"])
-    got = gen.ModelNew()(x)
+    args = eval(job["input"])
+    args = args if isinstance(args, tuple) else (args,)
+    env = dict(zip(("x", "v"), args))
+    want = eval(job["expr"], globals(), env)
+    got = gen.ModelNew()(*args)
     ok = torch.allclose(got, want, atol=1e-5, rtol=1e-5)
     failures.append(None if ok else job["expr"] + ": max diff " + str((got - want).abs().max().item()))
 print(json.dumps(failures))
@@ -44,7 +48,7 @@ print(json.dumps(failures))
 def test_reduction_layout(tmp_path):
     jobs = []
     for i, (expr, inp, form) in enumerate(CASES):
-        gen = convert_forward(tmp_path, f"rl{i}", expr, inp)
+        gen = convert_forward(tmp_path, f"rl{i}", expr, inp, params="x, v" if "v" in expr else "x")
         launch = re.search(r"dict\([^)]*R=\d+[^)]*\)", gen.read_text(), re.S).group(0)
         got = "rows" if re.search(r"\bM=", launch) else "columns"
         assert got == form, f"{expr}: a {got} kernel ({launch})"
