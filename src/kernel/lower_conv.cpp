@@ -306,7 +306,15 @@ void lower_conv(KernelJob& job) {
     block_co = next_pow2(cog);
     block_p = std::clamp<int64_t>(next_pow2(positions), 16, 1024 / block_co);
   }
-  const int64_t co_tiles = (cog + block_co - 1) / block_co, p_tiles = (positions + block_p - 1) / block_p;
+  // When position tiles stay within one image, a tile's batch index is one scalar and its positions a contiguous
+  // run: Triton sees the run and stores the output tile along it (a tile crossing images indexes positions by a
+  // modulo, which hides the run: the accumulator was stored in its MMA layout, 2-byte stores spread over 8
+  // channels each, and the dilated fp16 conv over 127 x 191 images ran 4.6x slower per FLOP than over 128 x 128).
+  // Tiles are per image when they divide it, or when the last, partial tile of each wastes little (1/8 at most).
+  const bool image_tiles = batch > 1 && (s_out % block_p == 0 || s_out >= 8 * block_p);
+  const int64_t per_image = (s_out + block_p - 1) / block_p;
+  const int64_t co_tiles = (cog + block_co - 1) / block_co,
+                p_tiles = image_tiles ? batch * per_image : (positions + block_p - 1) / block_p;
 
   auto& body = job.kernel.body;
   ve.out = &body;
@@ -372,18 +380,19 @@ void lower_conv(KernelJob& job) {
   }
   body.push_back(TileBuilder::comment("rc: output channels (within the group), rp: output positions (batch, spatial)"));
   const TExpr* rc = assign(body, "rc", co_tiles > 1 ? b.add(b.mul(pid_co, BCO), b.arange(BCO)) : b.arange(BCO));
-  // When the position tiles divide an image, a tile's batch index is one scalar and its positions are an
-  // aligned, contiguous run (which Triton can vectorize, e.g. for 1x1 convs).
-  const bool image_tiles = batch > 1 && s_out % block_p == 0;
+  // Image tiles (see image_tiles above): sp, the tile's positions in its image; sl, those the loads read (sp
+  // wrapped around in an image's partial last tile, whose extra positions are masked at the store only).
   const TExpr* rp = nullptr;
+  const TExpr* sl = nullptr;
   const TExpr* nb = nullptr;
   const TExpr* sp = nullptr;
   const TExpr* cw = nullptr;
+  const bool partial_image = image_tiles && s_out % block_p != 0;
   if (image_tiles) {
-    const int64_t per_image = s_out / block_p;
     nb = assign(body, "nb", per_image > 1 ? b.op(TOp::FloorDiv, {pid_p, b.i(per_image)}) : pid_p);
     const TExpr* tile = per_image > 1 ? b.op(TOp::Mod, {pid_p, b.i(per_image)}) : b.i(0);
     sp = assign(body, "sp", per_image > 1 ? b.add(b.mul(tile, BP), b.arange(BP)) : b.arange(BP));
+    sl = partial_image ? assign(body, "sl", b.op(TOp::Mod, {sp, b.i(s_out)})) : sp;
   } else {
     rp = assign(body, "rp", b.add(b.mul(pid_p, BP), b.arange(BP)));
   }
@@ -398,17 +407,18 @@ void lower_conv(KernelJob& job) {
     } else if (batch > 1) {
       nb = pw;
     }
+    sl = sp;
   }
   std::vector<const TExpr*> o(nd, nullptr), q(nd, nullptr);
   int64_t inner = 1;
   for (int d = nd - 1; d >= 0; --d) {
-    const TExpr* e = sp;
+    const TExpr* e = sl;
     if (inner > 1) e = b.op(TOp::FloorDiv, {e, b.i(inner)});
     if (d > 0) e = b.op(TOp::Mod, {e, b.i(psize[d])});
     std::string sd = std::to_string(d);
     if (phased[d]) {
       // (one position per phase: still a BLOCK_P vector, all 0, so that the store spans the tile's positions)
-      q[d] = psize[d] == 1 ? b.mul(sp, b.i(0)) : assign(body, "q" + sd, e);
+      q[d] = psize[d] == 1 ? b.mul(sl, b.i(0)) : assign(body, "q" + sd, e);
       o[d] = assign(body, "o" + sd, b.add(scaled(q[d], stride[d]), ph[d]));
     } else {
       o[d] = osize[d] == 1 ? b.i(0) : assign(body, "o" + sd, e);
@@ -512,7 +522,7 @@ void lower_conv(KernelJob& job) {
     dense = dense && stride[d] == 1 && pad[d] == 0 && isize[d] == osize[d] && (isize[d] == 1 || sx[d + 2] == run);
     run *= isize[d];
   }
-  if (dense) x_off = sp;
+  if (dense) x_off = sl;
   // A single output position, or an input broadcast along every position (strides 0: an expanded scalar), leaves
   // every input index a scalar: the input tile still spans BLOCK_P positions (the dot and the outer product need
   // its shape, Triton a block pointer under a block mask), all reading that one.
@@ -576,7 +586,9 @@ void lower_conv(KernelJob& job) {
     ve.axis_of[d + 2] = 1;
   }
   if (merged) ve.index[last_spatial] = b.expand(sp, "None, :");
-  const TExpr* p_mask = positions % block_p == 0 ? nullptr : b.lt(b.expand(rp, "None, :"), P);
+  const TExpr* p_mask = partial_image                ? b.lt(b.expand(sp, "None, :"), b.i(s_out))
+                        : rp && positions % block_p ? b.lt(b.expand(rp, "None, :"), P)
+                                                     : nullptr;
   for (int d = 0; d < nd; ++d) {
     if (phased[d] && osize[d] % stride[d]) p_mask = b.band(p_mask, b.lt(b.expand(o[d], "None, :"), b.i(osize[d])));
   }
