@@ -273,17 +273,23 @@ void lower_conv(KernelJob& job) {
   const int64_t cig = c_in / groups, cog = c_out / groups;
   std::vector<int64_t> ksize(w->shape.begin() + 2, w->shape.end()), isize(x->shape.begin() + 2, x->shape.end()),
       osize(conv->shape.begin() + 2, conv->shape.end());
+  const bool use_dot = conv_uses_dot(conv);
   // A transposed conv with stride s > 1 along a dim, and a dilation coprime to it, is split by output phase
   // (o mod s): output o = i * s - pad + k * dil of phase ph reads the taps with k * dil = ph + pad (mod s) only,
   // k = k0 + s * j where k0 = (ph + pad) * dil^-1 mod s, so no step is spent on stride holes. (A dilation sharing a
   // factor with the stride leaves some phases without taps: not split.)
+  // A dot conv keeps its last spatial dim whole: split, a phase's outputs along it are stride elements apart
+  // and the output tile is stored in scattered 2-byte pieces, which cost more than the masked taps saved. A/B on
+  // the H200 (docs/gpu-runs/2026-12-04-session11-ab-phase-last.jsonl, new/old): convt_1d_functional_dilated_fp16
+  // 0.41, convt_1d_basic 0.51, convt_2d_stride2 0.53, convt_3d_stride2 0.67; convt_2d_outpad_dilation 1.47 and
+  // four others 1.05-1.08 the other way; the depthwise convt_1d_bf16_depthwise 1.22 (outer products: still split).
   // Per dim: psize = positions of one phase (or all outputs), tsize = taps the loop visits, inv = dil^-1 mod s.
   std::vector<char> phased(nd, 0);
   std::vector<int64_t> inv(nd, 1);
   std::vector<int64_t> psize = osize, tsize = ksize;
   int64_t phases = 1;
   for (int d = 0; d < nd; ++d) {
-    if (transposed && stride[d] > 1 && std::gcd(dil[d], stride[d]) == 1) {
+    if (transposed && stride[d] > 1 && std::gcd(dil[d], stride[d]) == 1 && (d < nd - 1 || !use_dot)) {
       phased[d] = 1;
       while (inv[d] * dil[d] % stride[d] != 1) ++inv[d];
       psize[d] = (osize[d] + stride[d] - 1) / stride[d];
@@ -295,7 +301,6 @@ void lower_conv(KernelJob& job) {
   for (int d = 0; d < nd; ++d) kvol *= tsize[d], s_out *= psize[d];
   const int64_t positions = batch * s_out;
   const bool half = conv->dtype == DType::Float16 || conv->dtype == DType::BFloat16;
-  const bool use_dot = conv_uses_dot(conv);
 
   int64_t block_co, block_p, block_k = 1;
   if (use_dot) {
