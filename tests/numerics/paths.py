@@ -69,3 +69,34 @@ def run_interpreted(runner: str, jobs: list, *args: str, timeout: int = 300) -> 
                        env=env, cwd=HERE, timeout=timeout)
     assert r.returncode == 0, r.stderr[-3000:]
     return [f for f in json.loads(r.stdout.strip().splitlines()[-1]) if f]
+
+
+# Runs each job's generated ModelNew and its PyTorch expression on the same inputs (under Triton's interpreter,
+# through run_interpreted): job = {"gen": file, "expr": forward's expression, "inputs": an expression giving the
+# inputs (one tensor or a tuple), "params": their names in expr}; fails on a shape mismatch or beyond atol = rtol.
+FORWARD_RUNNER = r"""
+import importlib.util, json, sys
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+jobs = json.loads(sys.argv[1])
+tol = float(sys.argv[2])
+failures = []
+for job in jobs:
+    spec = importlib.util.spec_from_file_location("gen", job["gen"])
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    torch.manual_seed(0)
+    args = eval(job["inputs"])
+    args = args if isinstance(args, tuple) else (args,)
+    want = eval(job["expr"], globals(), dict(zip(job["params"], args)))
+    got = gen.ModelNew()(*args)
+    ok = got.shape == want.shape and torch.allclose(got, want, atol=tol, rtol=tol)
+    failures.append(None if ok else job["expr"] + ": max diff " + str((got - want).abs().max().item()))
+print(json.dumps(failures))
+"""
+
+
+def check_forwards(jobs: list, tol: float = 1e-4) -> list:
+    """The failures of FORWARD_RUNNER over `jobs` (see there)."""
+    return run_interpreted(FORWARD_RUNNER, jobs, str(tol))

@@ -5,7 +5,7 @@ is checked for its form (a `phase` in the kernel or not) and against PyTorch und
 paddings, output paddings and kernels that are not multiples of the stride, so that a wrong k0 or base (the
 phase's first input) misplaces taps."""
 
-from .paths import convert_forward, run_interpreted
+from .paths import check_forwards, convert_forward
 
 CASES = [
     # (forward, inputs, phased)
@@ -26,25 +26,6 @@ CASES = [
      "torch.randn(2, 16, 9), torch.randn(16, 1, 3)", False),
 ]
 
-RUNNER = r"""
-import importlib.util, json, sys
-import torch
-import torch.nn.functional as F
-jobs = json.loads(sys.argv[1])
-failures = []
-for job in jobs:
-    spec = importlib.util.spec_from_file_location("gen", job["gen"])
-    gen = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(gen)
-    torch.manual_seed(0)
-    x, w = eval(job["inputs"])
-    want = eval(job["expr"])
-    got = gen.ModelNew()(x, w)
-    ok = got.shape == want.shape and torch.allclose(got, want, atol=1e-4, rtol=1e-4)
-    failures.append(None if ok else job["expr"] + ": max diff " + str((got - want).abs().max().item()))
-print(json.dumps(failures))
-"""
-
 
 def test_transposed_conv_phases(tmp_path):
     jobs = []
@@ -52,6 +33,6 @@ def test_transposed_conv_phases(tmp_path):
         gen = convert_forward(tmp_path, f"cp{i}", expr, inputs, params="x, w")
         text = gen.read_text()
         assert ("phase" in text) == phased, f"{expr}: expected {'a' if phased else 'no'} phase split"
-        jobs.append({"gen": str(gen), "expr": expr, "inputs": inputs})
-    failures = run_interpreted(RUNNER, jobs)
+        jobs.append({"gen": str(gen), "expr": expr, "inputs": inputs, "params": ["x", "w"]})
+    failures = check_forwards(jobs)
     assert not failures, "\n".join(failures)

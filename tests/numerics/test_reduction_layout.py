@@ -8,7 +8,7 @@ and against PyTorch under Triton's interpreter."""
 
 import re
 
-from .paths import convert_forward, run_interpreted
+from .paths import check_forwards, convert_forward
 
 CASES = [
     # (forward, input, the kernel's form)
@@ -24,26 +24,6 @@ CASES = [
     ("x.transpose(1, 2).mean(dim=0)", "torch.randn(5, 67, 73)", "columns"),
 ]
 
-RUNNER = r"""
-import importlib.util, json, sys
-import torch
-jobs = json.loads(sys.argv[1])
-failures = []
-for job in jobs:
-    spec = importlib.util.spec_from_file_location("gen", job["gen"])
-    gen = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(gen)
-    torch.manual_seed(0)
-    args = eval(job["input"])
-    args = args if isinstance(args, tuple) else (args,)
-    env = dict(zip(("x", "v"), args))
-    want = eval(job["expr"], globals(), env)
-    got = gen.ModelNew()(*args)
-    ok = torch.allclose(got, want, atol=1e-5, rtol=1e-5)
-    failures.append(None if ok else job["expr"] + ": max diff " + str((got - want).abs().max().item()))
-print(json.dumps(failures))
-"""
-
 
 def test_reduction_layout(tmp_path):
     jobs = []
@@ -52,6 +32,6 @@ def test_reduction_layout(tmp_path):
         launch = re.search(r"dict\([^)]*R=\d+[^)]*\)", gen.read_text(), re.S).group(0)
         got = "rows" if re.search(r"\bM=", launch) else "columns"
         assert got == form, f"{expr}: a {got} kernel ({launch})"
-        jobs.append({"gen": str(gen), "expr": expr, "input": inp})
-    failures = run_interpreted(RUNNER, jobs)
+        jobs.append({"gen": str(gen), "expr": expr, "inputs": inp, "params": ["x", "v"]})
+    failures = check_forwards(jobs, 1e-5)
     assert not failures, "\n".join(failures)
