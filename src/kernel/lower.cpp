@@ -301,14 +301,8 @@ ForwardPlan lower(const Schedule& s, TileArena& arena, const LowerOptions& optio
     // fma contraction: with it, the backend fused a rounded bf16 product into the add after it, through the
     // round trip (g + h of two rounded bf16 products: 10% of the elements an ulp off eager on the H200, exact
     // with enable_fp_fusion=False; docs/NUMERICS.md).
-    auto rounds_16bit = [](const Node* n) {
-      OpKind kind = op_kind(n->op);
-      bool elementwise =
-          kind == OpKind::Unary || kind == OpKind::Binary || kind == OpKind::Ternary || kind == OpKind::Reduce;
-      return elementwise && n->op != Op::Cast && (n->dtype == DType::Float16 || n->dtype == DType::BFloat16);
-    };
-    if (std::any_of(g.nodes.begin(), g.nodes.end(), rounds_16bit) ||
-        std::any_of(g.inlined.begin(), g.inlined.end(), rounds_16bit)) {
+    if (std::any_of(g.nodes.begin(), g.nodes.end(), rounds_like_eager) ||
+        std::any_of(g.inlined.begin(), g.inlined.end(), rounds_like_eager)) {
       job.launch.fp_fusion = false;
     }
     for (const auto& a : job.launch.args) plan.uses_conv_precision |= a.value == "conv_precision";

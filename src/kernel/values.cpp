@@ -346,13 +346,16 @@ const TExpr* ValueEmitter::compute(const Node* n, const std::vector<int>& map) {
 // (in float32) is rounded to its type as it is made, so that every op after it (elementwise, a reduction, a
 // widening cast) reads eager's value. (A cast to 16 bits rounds by itself; a scan rounds inside its own order;
 // a matmul's or attention's accumulator is not rounded inside eager's fused kernels either.)
-const TExpr* ValueEmitter::rounded_like_eager(const Node* n, const TExpr* v) {
-  if (n->dtype != DType::Float16 && n->dtype != DType::BFloat16) return v;
+bool rounds_like_eager(const Node* n) {
+  if (n->dtype != DType::Float16 && n->dtype != DType::BFloat16) return false;
   OpKind kind = op_kind(n->op);
   bool elementwise =
       kind == OpKind::Unary || kind == OpKind::Binary || kind == OpKind::Ternary || kind == OpKind::Reduce;
-  if (!elementwise || n->op == Op::Cast) return v;
-  return b_.cast(b_.cast(v, n->dtype), DType::Float32);
+  return elementwise && n->op != Op::Cast;
+}
+
+const TExpr* ValueEmitter::rounded_like_eager(const Node* n, const TExpr* v) {
+  return rounds_like_eager(n) ? b_.cast(b_.cast(v, n->dtype), DType::Float32) : v;
 }
 
 const TExpr* ValueEmitter::dim_index(int d) {

@@ -25,6 +25,10 @@ struct KernelBuffers {
   std::string pointer(const Node* root);                   // registers on first use
 };
 
+// Whether the kernel rounds `n`'s value to its 16-bit type where it is made, as eager writes it (a 16-bit
+// elementwise result or reduction, not a cast): ValueEmitter::rounded_like_eager.
+bool rounds_like_eager(const Node* n);
+
 class ValueEmitter {
  public:
   ValueEmitter(TileBuilder& b, const Schedule& s, const Group& g, KernelBuffers& buffers);
