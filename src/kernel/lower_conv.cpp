@@ -316,10 +316,21 @@ void lower_conv(KernelJob& job) {
   // modulo, which hides the run: the accumulator was stored in its MMA layout, 2-byte stores spread over 8
   // channels each, and the dilated fp16 conv over 127 x 191 images ran 4.6x slower per FLOP than over 128 x 128).
   // Tiles are per image when they divide it, or when the last, partial tile of each wastes little (1/8 at most).
-  const bool image_tiles = batch > 1 && (s_out % block_p == 0 || s_out >= 8 * block_p);
-  const int64_t per_image = (s_out + block_p - 1) / block_p;
+  // A conv split by phase indexes its rows (the outer spatial dims) through the phase, so no flat run exists: its
+  // tiles are row tiles instead, ROWS rows x COLS contiguous columns of the last dim (COLS a power of two, padded
+  // columns masked), which Triton sees as runs of COLS. Measured (ncu, H200): the grouped bf16 transposed conv over
+  // 191-wide rows wrote each output element as its own 32-byte L2 sector, L2 at 83% of its throughput and DRAM 3%.
+  const int64_t width = psize[nd - 1], rows = s_out / width;
+  const bool row_tiles = phases > 1 && nd > 1 && !phased[nd - 1] && width > 1 && rows > 1;
+  int64_t cols = std::min(block_p, next_pow2(width));
+  // the widest run whose padding wastes at most 1/8 of the columns, down to 16
+  while (row_tiles && cols > 16 && (width + cols - 1) / cols * cols * 8 > width * 9) cols /= 2;
+  const int64_t tile_rows = block_p / cols, col_tiles = (width + cols - 1) / cols,
+                row_tile_count = (rows + tile_rows - 1) / tile_rows;
+  const bool image_tiles = !row_tiles && batch > 1 && (s_out % block_p == 0 || s_out >= 8 * block_p);
+  const int64_t per_image = row_tiles ? row_tile_count * col_tiles : (s_out + block_p - 1) / block_p;
   const int64_t co_tiles = (cog + block_co - 1) / block_co,
-                p_tiles = image_tiles ? batch * per_image : (positions + block_p - 1) / block_p;
+                p_tiles = image_tiles || row_tiles ? batch * per_image : (positions + block_p - 1) / block_p;
 
   auto& body = job.kernel.body;
   ve.out = &body;
@@ -392,8 +403,25 @@ void lower_conv(KernelJob& job) {
   const TExpr* nb = nullptr;
   const TExpr* sp = nullptr;
   const TExpr* cw = nullptr;
+  const TExpr* prow = nullptr;  // row tiles: the tile's rows and columns, unwrapped (the store's)
+  const TExpr* pcol = nullptr;
+  const TExpr* row_l = nullptr;  // and those the loads read (wrapped around in a partial tile)
+  const TExpr* col_l = nullptr;
   const bool partial_image = image_tiles && s_out % block_p != 0;
-  if (image_tiles) {
+  if (row_tiles) {
+    if (batch > 1) nb = assign(body, "nb", per_image > 1 ? b.op(TOp::FloorDiv, {pid_p, b.i(per_image)}) : pid_p);
+    const TExpr* tile = batch > 1 && per_image > 1 ? b.op(TOp::Mod, {pid_p, b.i(per_image)}) : pid_p;
+    if (col_tiles > 1) tile = assign(body, "tile", tile);
+    const TExpr* rt = col_tiles > 1 ? b.op(TOp::FloorDiv, {tile, b.i(col_tiles)}) : tile;
+    const TExpr* ct = col_tiles > 1 ? b.op(TOp::Mod, {tile, b.i(col_tiles)}) : nullptr;
+    const TExpr* lane_row = b.op(TOp::FloorDiv, {b.arange(BP), b.i(cols)});
+    const TExpr* lane_col = b.op(TOp::Mod, {b.arange(BP), b.i(cols)});
+    prow = assign(body, "prow", row_tile_count > 1 ? b.add(b.mul(rt, b.i(tile_rows)), lane_row) : lane_row);
+    pcol = assign(body, "pcol", ct ? b.add(b.mul(ct, b.i(cols)), lane_col) : lane_col);
+    row_l = rows % tile_rows ? assign(body, "prow_l", b.op(TOp::Mod, {prow, b.i(rows)})) : prow;
+    col_l = width % cols ? assign(body, "pcol_l", b.op(TOp::Mod, {pcol, b.i(width)})) : pcol;
+    sp = pcol;  // a BLOCK_P vector the position axis is anchored on
+  } else if (image_tiles) {
     nb = assign(body, "nb", per_image > 1 ? b.op(TOp::FloorDiv, {pid_p, b.i(per_image)}) : pid_p);
     const TExpr* tile = per_image > 1 ? b.op(TOp::Mod, {pid_p, b.i(per_image)}) : b.i(0);
     sp = assign(body, "sp", per_image > 1 ? b.add(b.mul(tile, BP), b.arange(BP)) : b.arange(BP));
@@ -404,7 +432,7 @@ void lower_conv(KernelJob& job) {
   // Out-of-range rows and columns wrap around instead of masking every load; the store is masked.
   cw = cog % block_co ? assign(body, "cw", b.op(TOp::Mod, {rc, COG})) : rc;
   const TExpr* pw = rp && positions % block_p ? assign(body, "pw", b.op(TOp::Mod, {rp, P})) : rp;
-  if (!image_tiles) {
+  if (!image_tiles && !row_tiles) {
     sp = pw;
     if (batch > 1 && s_out > 1) {
       nb = assign(body, "nb", b.op(TOp::FloorDiv, {pw, b.i(s_out)}));
@@ -418,8 +446,16 @@ void lower_conv(KernelJob& job) {
   int64_t inner = 1;
   for (int d = nd - 1; d >= 0; --d) {
     const TExpr* e = sl;
-    if (inner > 1) e = b.op(TOp::FloorDiv, {e, b.i(inner)});
-    if (d > 0) e = b.op(TOp::Mod, {e, b.i(psize[d])});
+    if (row_tiles) {
+      // the last dim is the tile's column; the outer dims split its row
+      e = d == nd - 1 ? col_l : row_l;
+      const int64_t row_inner = inner / width;
+      if (d < nd - 1 && row_inner > 1) e = b.op(TOp::FloorDiv, {e, b.i(row_inner)});
+      if (d > 0 && d < nd - 1) e = b.op(TOp::Mod, {e, b.i(psize[d])});
+    } else {
+      if (inner > 1) e = b.op(TOp::FloorDiv, {e, b.i(inner)});
+      if (d > 0) e = b.op(TOp::Mod, {e, b.i(psize[d])});
+    }
     std::string sd = std::to_string(d);
     if (phased[d]) {
       // (one position per phase: still a BLOCK_P vector, all 0, so that the store spans the tile's positions)
@@ -469,7 +505,7 @@ void lower_conv(KernelJob& job) {
   const TExpr* valid = nullptr;
   const TExpr* x_off = nullptr;
   const TExpr* w_off = nullptr;
-  bool x_spans = nb && sx[0] && !image_tiles;  // whether the input pointers vary along the tile's positions
+  bool x_spans = nb && sx[0] && !image_tiles && !row_tiles;  // whether the input pointers vary along the tile's positions
   for (int d = 0; d < nd; ++d) {
     std::string sd = std::to_string(d);
     const TExpr* kd = k[d] ? scaled(k[d], dil[d]) : nullptr;
@@ -582,9 +618,10 @@ void lower_conv(KernelJob& job) {
   }
   if (!merged) ve.merge_dims([](int) { return false; });
   const TExpr* co_full = grp ? b.add(b.mul(grp, COG), rc) : rc;
-  ve.index[0] = !nb ? b.i(0) : image_tiles ? nb : b.expand(nb, "None, :");
+  const bool scalar_image = image_tiles || row_tiles;
+  ve.index[0] = !nb ? b.i(0) : scalar_image ? nb : b.expand(nb, "None, :");
   ve.index[1] = b.expand(co_full, ":, None");
-  ve.axis_of[0] = image_tiles ? -1 : 1;
+  ve.axis_of[0] = scalar_image ? -1 : 1;
   ve.axis_of[1] = 0;
   for (int d = 0; d < nd; ++d) {
     if (osize[d] > 1) ve.index[d + 2] = b.expand(o[d], "None, :");
@@ -594,6 +631,12 @@ void lower_conv(KernelJob& job) {
   const TExpr* p_mask = partial_image                ? b.lt(b.expand(sp, "None, :"), b.i(s_out))
                         : rp && positions % block_p ? b.lt(b.expand(rp, "None, :"), P)
                                                      : nullptr;
+  if (row_tiles) {
+    // the store reads the unwrapped columns (Triton sees their run) and masks the padding
+    ve.index[nd + 1] = b.expand(pcol, "None, :");
+    if (rows % tile_rows) p_mask = b.band(p_mask, b.lt(b.expand(prow, "None, :"), b.i(rows)));
+    if (width % cols) p_mask = b.band(p_mask, b.lt(b.expand(pcol, "None, :"), b.i(width)));
+  }
   for (int d = 0; d < nd; ++d) {
     if (phased[d] && osize[d] % stride[d]) p_mask = b.band(p_mask, b.lt(b.expand(o[d], "None, :"), b.i(osize[d])));
   }
