@@ -15,7 +15,8 @@ operands (one copy each), a split-K batched product of tf32x3 dots into [S, M, N
 sums the S partials. Which tile, warps, stages, split count S (1: no split) and GROUP_M are fastest, against
 cuBLAS fp32 (allow_tf32 = False)? Phase 1 sweeps tiles and S on the compiler's layout; phase 2 takes the best of
 phase 1 and varies the layout (B copied K-major; no copies at all, reading the misaligned originals with
-masks), GROUP_M, stages and the reduction (atomic adds into a zeroed output instead of a partials buffer). Every
+masks; copies that write each operand's TF32 high and low parts, so that the loop issues tf32x3's three dots
+without splitting), GROUP_M, stages and the reduction (atomic adds into a zeroed output, no partials buffer). Every
 variant's result is checked against the float64 product (max abs error, beside cuBLAS fp32's own) and against
 cuBLAS fp32 with KernelBench's allclose (1e-4), so that a fast wrong variant shows. Times are medians of
 triton.testing.do_bench (L2 flushed), of the whole forward (copies, product, sum).
@@ -158,13 +159,21 @@ def speed(name, shape_a, shape_b, results):
 
 
 @triton.jit
-def pad_copy_kernel(src_ptr, dst_ptr, R, C, RP, CP, s0, s1, BLOCK_R: tl.constexpr, BLOCK_C: tl.constexpr):
+def pad_copy_kernel(src_ptr, dst_ptr, R, C, RP, CP, s0, s1, BLOCK_R: tl.constexpr, BLOCK_C: tl.constexpr,
+                    SPLIT: tl.constexpr):
     # dst [RP, CP] (row-major) = src [R, C] (strides s0, s1) zero-padded at the end of both dims. (Sizes are run-time
-    # arguments, unlike tritonize's, so that each split count does not compile new copies.)
+    # arguments, unlike tritonize's, so that each split count does not compile new copies.) SPLIT: dst is
+    # [2, RP, CP], x's TF32 high part (as tritonize's _tf32_hi rounds it) then the rest, x - hi (exact).
     rr = (tl.program_id(0) * BLOCK_R + tl.arange(0, BLOCK_R))[:, None]
     cc = (tl.program_id(1) * BLOCK_C + tl.arange(0, BLOCK_C))[None, :]
     x = tl.load(src_ptr + rr * s0 + cc * s1, mask=(rr < R) & (cc < C), other=0.0)
-    tl.store(dst_ptr + rr * CP + cc, x, mask=(rr < RP) & (cc < CP))
+    mask = (rr < RP) & (cc < CP)
+    if SPLIT:
+        hi = ((x.to(tl.uint32, bitcast=True) + 0x1000) & 0xFFFFE000).to(tl.float32, bitcast=True)
+        tl.store(dst_ptr + rr * CP + cc, hi, mask=mask)
+        tl.store(dst_ptr + RP * CP + rr * CP + cc, x - hi, mask=mask)
+    else:
+        tl.store(dst_ptr + rr * CP + cc, x, mask=mask)
 
 
 @triton.jit
@@ -172,13 +181,16 @@ def splitk_kernel(
     a_ptr, b_ptr, c_ptr, M: tl.constexpr, N: tl.constexpr, NP: tl.constexpr, CHUNK: tl.constexpr,
     KTOT: tl.constexpr, sam: tl.constexpr, sak: tl.constexpr, sbk: tl.constexpr, sbn: tl.constexpr,
     BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, GROUP_M: tl.constexpr,
-    MASK_K: tl.constexpr, ATOMIC: tl.constexpr, PRECISION: tl.constexpr,
+    MASK_K: tl.constexpr, ATOMIC: tl.constexpr, PRECISION: tl.constexpr, A_LO: tl.constexpr = 0,
+    B_LO: tl.constexpr = 0,
 ):
     # tritonize's matmul kernel on the split product: program_id(1) is the split (the batch of the [S, M, K/S] x
     # [S, K/S, N'] views), each program one BLOCK_M x BLOCK_N tile of its partial product over CHUNK of K.
     # MASK_K: 0 none (CHUNK a multiple of BLOCK_K, K padded), 1 tritonize's `rk < CHUNK - k0` (K padded to a
     # multiple of 4 S only), 2 `rk < KTOT - k` (unpadded operands). ATOMIC adds into c [M, N] instead of storing
-    # the partial c[split] of [S, M, NP].
+    # the partial c[split] of [S, M, NP]. A_LO, B_LO (presplit layout): the operands were split by their copies
+    # into TF32 high parts and the rest, the low parts A_LO and B_LO elements further on; the three TF32 dots of
+    # tf32x3 run on them as tritonize's _dot_tf32x3 does, with no split in the loop.
     pid = tl.program_id(0)
     split = tl.program_id(1)
     grid_m: tl.constexpr = (M + BLOCK_M - 1) // BLOCK_M
@@ -206,7 +218,14 @@ def splitk_kernel(
                 k_left = KTOT - k_first - k0
             a = tl.load(a_ptrs, mask=rk[None, :] < k_left, other=0.0)
             b = tl.load(b_ptrs, mask=rk[:, None] < k_left, other=0.0)
-        acc = tl.dot(a, b, acc, input_precision=PRECISION)
+        if A_LO == 0:
+            acc = tl.dot(a, b, acc, input_precision=PRECISION)
+        else:
+            a_lo = tl.load(a_ptrs + A_LO)
+            b_lo = tl.load(b_ptrs + B_LO)
+            small = tl.dot(a_lo, b, input_precision="tf32")
+            small = tl.dot(a, b_lo, small, input_precision="tf32")
+            acc = tl.dot(a, b, acc + tl.where(small == small, small, 0.0), input_precision="tf32")
         a_ptrs += BLOCK_K * sak
         b_ptrs += BLOCK_K * sbk
     if ATOMIC:
@@ -251,7 +270,8 @@ def round_up(a, b):
 
 def variant(problem, tile, splits, layout="pad", group_m=8, chunk_align="block", reduce="sum", tag=""):
     """A variant of the split-K forward. layout: pad (tritonize's copies: A [M, Kp], B [Kp, Np] row-major),
-    kmajor (B copied as [Np, Kp], K contiguous), nopad (no copies; masks on the originals); chunk_align: block
+    kmajor (B copied as [Np, Kp], K contiguous), nopad (no copies; masks on the originals), presplit (as pad, the
+    copies writing TF32 high and low parts, the loop three TF32 dots; needs chunk_align block); chunk_align: block
     (each split's chunk a multiple of BLOCK_K, no mask in the K loop) or 4 (tritonize's: K padded to a multiple of
     4 S, a masked K loop)."""
     bm, bn, bk, warps, stages = tile
@@ -275,15 +295,14 @@ def largek_phase1(problem, sms):
 
 
 def largek_phase2(best):
-    """Around the best phase-1 variants (best first): the other layouts for the best two; GROUP_M 1, a stage
-    fewer and one more, the atomic reduction and tritonize's chunk alignment for the best."""
+    """Around the best phase-1 variants (best first): the other layouts for the best two; GROUP_M 1, the atomic
+    reduction, tritonize's chunk alignment and a stage more (where shared memory allows) for the best."""
     out = []
     for v in best[:2]:
-        for layout in ("kmajor", "nopad"):
+        for layout in ("kmajor", "nopad", "presplit"):
             out.append(dict(v, layout=layout, tag=""))
     v = dict(best[0], tag="")
-    out += [dict(v, group_m=1), dict(v, stages=v["stages"] - 1), dict(v, reduce="atomic"),
-            dict(v, chunk_align=4)]
+    out += [dict(v, group_m=1), dict(v, reduce="atomic"), dict(v, chunk_align=4)]
     if (v["bm"] + v["bn"]) * v["bk"] * 4 * (v["stages"] + 1) <= 200 * 1024:
         out.append(dict(v, stages=v["stages"] + 1))
     return out
@@ -294,14 +313,15 @@ def describe(v):
             f"{v['layout']} k{v['chunk_align']} {v['reduce']}" + (f" [{v['tag']}]" if v["tag"] else ""))
 
 
-def pad_copy(src, rows, cols):
-    """src (2-D, any strides) zero-padded to [rows, cols], row-major, by one copy kernel."""
-    dst = torch.empty((rows, cols), device=src.device, dtype=src.dtype)
+def pad_copy(src, rows, cols, split=False):
+    """src (2-D, any strides) zero-padded to [rows, cols], row-major, by one copy kernel ([2, rows, cols] of TF32
+    high and low parts when split)."""
+    dst = torch.empty((2, rows, cols) if split else (rows, cols), device=src.device, dtype=src.dtype)
     transposing = src.stride(0) < src.stride(1)
     br, bc, warps = (64, 64, 8) if transposing else (16, 256, 4)
     pad_copy_kernel[(cdiv(rows, br), cdiv(cols, bc))](
         src, dst, src.shape[0], src.shape[1], rows, cols, src.stride(0), src.stride(1),
-        BLOCK_R=br, BLOCK_C=bc, num_warps=warps)
+        BLOCK_R=br, BLOCK_C=bc, SPLIT=split, num_warps=warps)
     return dst
 
 
@@ -319,12 +339,15 @@ def splitk_launch(v, M, K, N, b_strides, precision="tf32x3"):
         kp, np_ = chunk * s, round_up(N, 4)
         mask_k = 0 if chunk % bk == 0 else 1
         sam, sak = kp, 1
-        sbk, sbn = (np_, 1) if v["layout"] == "pad" else (1, kp)  # kmajor: B^T [Np, Kp] row-major
+        sbk, sbn = (1, kp) if v["layout"] == "kmajor" else (np_, 1)  # kmajor: B^T [Np, Kp] row-major
     atomic = v["reduce"] == "atomic" or s == 1
     grid = (cdiv(M, v["bm"]) * cdiv(np_, v["bn"]), s)
     args = (M, N, np_, chunk, kp, sam, sak, sbk, sbn)
     kwargs = dict(BLOCK_M=v["bm"], BLOCK_N=v["bn"], BLOCK_K=bk, GROUP_M=v["group_m"], MASK_K=mask_k, ATOMIC=atomic,
                   PRECISION=precision, num_warps=v["warps"], num_stages=v["stages"])
+    if v["layout"] == "presplit":
+        assert mask_k == 0, "presplit loads its low parts unmasked"
+        kwargs.update(A_LO=M * kp, B_LO=kp * np_)
     return dict(grid=grid, args=args, kwargs=kwargs, kp=kp, np_=np_, atomic=atomic)
 
 
@@ -339,8 +362,9 @@ def largek_forward(v, a, b, precision="tf32x3"):
     if v["layout"] == "nopad":
         ka, kb = a, b
     else:
-        ka = pad_copy(a, M, kp)
-        kb = pad_copy(b, kp, np_) if v["layout"] == "pad" else pad_copy(b.t(), np_, kp)
+        split = v["layout"] == "presplit"
+        ka = pad_copy(a, M, kp, split)
+        kb = pad_copy(b.t(), np_, kp) if v["layout"] == "kmajor" else pad_copy(b, kp, np_, split)
     atomic = launch["atomic"]
     c = torch.zeros((M, N), device=a.device) if atomic else torch.empty((s, M, np_), device=a.device)
     splitk_kernel[launch["grid"]](ka, kb, c, *launch["args"], **launch["kwargs"])
@@ -398,6 +422,7 @@ def largek_interpret():
         exact = a.double() @ b.double()
         forms = [variant(name, (16, 16, 16, 1, 1), 3, layout=layout, chunk_align=align, reduce=red)
                  for layout in ("pad", "kmajor", "nopad") for align in ("block", 4) for red in ("sum", "atomic")]
+        forms += [variant(name, (16, 16, 16, 1, 1), 3, layout="presplit", reduce=red) for red in ("sum", "atomic")]
         forms.append(variant(name, (16, 16, 16, 1, 1), 1))
         for v in forms:
             got = largek_forward(v, a, b, precision="ieee")
