@@ -47,11 +47,14 @@ bool view_strides(const Node* n, std::vector<int64_t>& strides) {
   return view_layout(n, strides, offset);
 }
 
-std::optional<PadRange> view_pad(const Node* n) {
-  if (n->op != Op::Pad) return std::nullopt;
-  int dim = static_cast<int>(n->attr.ints[0]);
-  int64_t before = n->attr.ints[1];
-  return PadRange{dim, before, before + n->src[0]->shape[dim]};
+std::vector<PadRange> view_pads(const Node* n) {
+  std::vector<PadRange> pads;
+  for (; n->op == Op::Pad; n = n->src[0]) {
+    int dim = static_cast<int>(n->attr.ints[0]);
+    int64_t before = n->attr.ints[1];
+    pads.push_back(PadRange{dim, before, before + n->src[0]->shape[dim]});
+  }
+  return pads;
 }
 
 bool view_layout(const Node* n, std::vector<int64_t>& strides, int64_t& offset) {
@@ -62,7 +65,7 @@ bool view_layout(const Node* n, std::vector<int64_t>& strides, int64_t& offset) 
   }
   std::vector<int64_t> src;
   if (!view_layout(n->src[0], src, offset)) return false;
-  if (n->src[0]->op == Op::Pad) return false;  // a pad is only ever at the top of a chain
+  if (n->src[0]->op == Op::Pad && n->op != Op::Pad) return false;  // pads are only ever at the top of a chain
   const Shape& in = n->src[0]->shape;
   switch (n->op) {
     case Op::Flip:

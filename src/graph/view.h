@@ -17,7 +17,7 @@ const Node* view_root(const Node* n);
 
 // Strides and element offset of `n` (a chain of views over view_root(n)) assuming the root is contiguous:
 // flips give negative strides, slices and pads an offset. False when some reshape in the chain cannot be
-// expressed as a strided view, or a view sits on top of a pad.
+// expressed as a strided view, or a view other than a pad sits on top of a pad.
 bool view_layout(const Node* n, std::vector<int64_t>& strides, int64_t& offset);
 
 // A pad view's reads are zero outside its source: the dim and the half-open range of valid indices.
@@ -25,8 +25,9 @@ struct PadRange {
   int dim;
   int64_t lo, hi;
 };
-// The pad at the top of a view chain, if any (a pad is never under another view, pad included).
-std::optional<PadRange> view_pad(const Node* n);
+// The pads at the top of a view chain, outermost first (none when `n` is not a pad). Pads sit only on top of a
+// chain: a pad of a pad (gemm_align's copy that pads two dims) is the one view allowed above a pad.
+std::vector<PadRange> view_pads(const Node* n);
 
 // Strides of `n`, as view_layout without the offset.
 bool view_strides(const Node* n, std::vector<int64_t>& strides);

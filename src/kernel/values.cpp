@@ -103,7 +103,9 @@ void ValueEmitter::collect(const Node* n, const std::vector<int>& map) {
   const Node* root = view_root(n);
   // A padded dim that the kernel iterates keeps an index of its own for the inside test; one that it does not
   // (map -1: a prefix slice kept its first row) is read at index 0, where compute() knows inside or outside.
-  if (auto pad = view_pad(n); pad && map[pad->dim] >= 0) pinned_[map[pad->dim]] = 1;
+  for (const PadRange& pad : view_pads(n)) {
+    if (map[pad.dim] >= 0) pinned_[map[pad.dim]] = 1;
+  }
   if (reads_memory(n)) {
     if (root->op != Op::Const) accesses_.push_back(access_strides(n, map));
     return;
@@ -243,7 +245,7 @@ const TExpr* ValueEmitter::value(const Node* n, const std::vector<int>& map) {
 bool ValueEmitter::varies_along(const Node* n, const std::vector<int>& map, const std::vector<int>& dims) const {
   auto among = [&](int d) { return d >= 0 && std::find(dims.begin(), dims.end(), d) != dims.end(); };
   const Node* root = view_root(n);
-  if (view_pad(n)) return true;  // (reads its index to decide inside or outside)
+  if (!view_pads(n).empty()) return true;  // (reads its index to decide inside or outside)
   if (root->op == Op::Const) return false;
   if (root->op == Op::Iota && n == root) return among(map[0]);
   if (root->op != Op::Iota && (op_kind(root->op) == OpKind::Leaf || !in_group(root))) {
@@ -265,18 +267,18 @@ bool ValueEmitter::varies_along(const Node* n, const std::vector<int>& map, cons
 
 const TExpr* ValueEmitter::compute(const Node* n, const std::vector<int>& map) {
   const Node* root = view_root(n);
-  // A pad reads zero outside its source's range of indices.
+  // A pad reads zero outside its source's range of indices (a pad of a pad: outside either range).
   const TExpr* inside = nullptr;
   const TExpr* zero = is_floating(root->dtype) ? b_.f(0.0) : b_.i(0);
-  if (auto pad = view_pad(n)) {
-    int k = map[pad->dim];
+  for (const PadRange& pad : view_pads(n)) {
+    int k = map[pad.dim];
     if (k < 0 || g_.space[k] == 1) {
       // The kernel reads this dim at index 0 only (e.g. x[:, :1] of a stack): inside or outside is known here.
-      if (pad->lo > 0 || pad->hi <= 0) return zero;
+      if (pad.lo > 0 || pad.hi <= 0) return zero;
     } else {
       TZ_ASSERT(rep_[k] == k && index[k] != nullptr, "a padded dim without its own index");
-      if (pad->lo > 0) inside = b_.op(TOp::Ge, {index[k], b_.i(pad->lo)});
-      if (pad->hi < n->shape[pad->dim]) inside = b_.band(inside, b_.lt(index[k], b_.i(pad->hi)));
+      if (pad.lo > 0) inside = b_.band(inside, b_.op(TOp::Ge, {index[k], b_.i(pad.lo)}));
+      if (pad.hi < n->shape[pad.dim]) inside = b_.band(inside, b_.lt(index[k], b_.i(pad.hi)));
     }
   }
   if (root->op == Op::Const) {

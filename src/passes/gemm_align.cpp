@@ -22,12 +22,22 @@ bool misaligned(int64_t row, DType t) { return (row * dtype_size(t)) % 16 != 0; 
 
 int64_t round_up(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
 
-// x zero-padded at the end of `dim` to `size`, materialized by a copy kernel.
-const Node* padded_copy(Graph& out, const Node* x, int dim, int64_t size, SourceLoc loc) {
-  return out.unary(Op::Copy, out.pad(x, dim, 0, size - x->shape[static_cast<size_t>(dim)], loc), loc);
+}  // namespace
+
+int64_t gemm_aligned(int64_t size, int64_t m, int64_t n, int64_t k, DType t) {
+  if (t != DType::Float32 || !misaligned(size, t)) return size;
+  if (m < kGemmAlignMinReuse || n < kGemmAlignMinReuse || k < kGemmAlignMinReuse) return size;
+  return round_up(size, 16 / dtype_size(t));
 }
 
-}  // namespace
+const Node* padded_copy(Graph& out, const Node* x, const Shape& shape, SourceLoc loc) {
+  const Node* p = x;
+  for (int d = 0; d < x->rank(); ++d) {
+    TZ_ASSERT(shape[static_cast<size_t>(d)] >= x->shape[static_cast<size_t>(d)], "padded_copy shrinks a dim");
+    p = out.pad(p, d, 0, shape[static_cast<size_t>(d)] - x->shape[static_cast<size_t>(d)], loc);
+  }
+  return p == x ? x : out.unary(Op::Copy, p, loc);
+}
 
 std::unique_ptr<Graph> gemm_align(const Graph& g) {
   return rewrite_graph(g, [](Graph& out, const Node* old, const std::vector<const Node*>& src) -> const Node* {
@@ -36,23 +46,19 @@ std::unique_ptr<Graph> gemm_align(const Graph& g) {
     const Node* b = old->src[1];
     int ra = a->rank(), rb = b->rank(), ro = old->rank();
     int64_t m = old->shape[static_cast<size_t>(ro - 2)], n = old->shape.back(), k = a->shape.back();
-    bool k_bad = misaligned(k, a->dtype), n_bad = misaligned(n, b->dtype);
+    int64_t kp = gemm_aligned(k, m, n, k, old->dtype), np = gemm_aligned(n, m, n, k, old->dtype);
     // (A is copied when K is padded; B when K or N is. torch.mm(a.t(), b.t()) at 3001 x 4097 x 2999 ran 0.44x
     // cuBLAS with its transposed operands left misaligned, the session-10 suite.)
-    if (!(k_bad || n_bad) || !strided(a, !k_bad) || !strided(b, false)) return rebuild(out, old, src);
-    if (m < kGemmAlignMinReuse || n < kGemmAlignMinReuse || k < kGemmAlignMinReuse) return rebuild(out, old, src);
-    int64_t per_16 = 16 / dtype_size(old->dtype);
-    const Node* a2 = src[0];
-    const Node* b2 = src[1];
-    // K is padded on both sides (zero columns of A meet zero rows of B); a pad never sits under another view, so
-    // padding both dims of B takes two copies.
-    if (k_bad) {
-      a2 = padded_copy(out, a2, ra - 1, round_up(k, per_16), old->loc);
-      b2 = padded_copy(out, b2, rb - 2, round_up(k, per_16), old->loc);
-    }
-    if (n_bad) b2 = padded_copy(out, b2, rb - 1, round_up(n, per_16), old->loc);
+    if ((kp == k && np == n) || !strided(a, kp == k) || !strided(b, false)) return rebuild(out, old, src);
+    // K is padded on both sides (zero columns of A meet zero rows of B); B's K and N in one copy.
+    Shape a_shape = src[0]->shape, b_shape = src[1]->shape;
+    a_shape[static_cast<size_t>(ra - 1)] = kp;
+    b_shape[static_cast<size_t>(rb - 2)] = kp;
+    b_shape[static_cast<size_t>(rb - 1)] = np;
+    const Node* a2 = padded_copy(out, src[0], a_shape, old->loc);
+    const Node* b2 = padded_copy(out, src[1], b_shape, old->loc);
     const Node* c = out.matmul(a2, b2, old->loc);
-    return n_bad ? out.slice(c, ro - 1, 0, n, 1, old->loc) : c;
+    return np != n ? out.slice(c, ro - 1, 0, n, 1, old->loc) : c;
   });
 }
 

@@ -17,4 +17,13 @@ constexpr int64_t kGemmAlignMinReuse = 256;  // M, N and K all at least this
 
 std::unique_ptr<Graph> gemm_align(const Graph& g);
 
+// The extent gemm_align gives a dim of `size` elements (K or N) of an M x N x K product of type t: `size` rounded
+// up to 16 bytes when rows of that size are misaligned and the product is large enough to pay for the copies,
+// else `size`. (split_k, which runs first and copies B anyway, pads N to it in the same copy.)
+int64_t gemm_aligned(int64_t size, int64_t m, int64_t n, int64_t k, DType t);
+
+// x zero-padded at the end of each dim to `shape` (no smaller than x's) by one copy kernel: a pad per dim that
+// grows, all under the one copy, so that no operand is padded by a copy of a copy. x itself when nothing grows.
+const Node* padded_copy(Graph& out, const Node* x, const Shape& shape, SourceLoc loc);
+
 }  // namespace tz

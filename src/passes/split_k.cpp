@@ -2,6 +2,7 @@
 #include "passes/split_k.h"
 
 #include "graph/view.h"
+#include "passes/gemm_align.h"
 
 namespace tz {
 
@@ -28,18 +29,23 @@ std::unique_ptr<Graph> split_k(const Graph& g) {
     const int64_t s = splits(m, n, k);
     if (s == 1) return rebuild(out, old, src);
     // K zero-padded to a multiple of 4 S (zero columns of A meet zero rows of B), so that every chunk starts on
-    // a 16-byte boundary.
+    // a 16-byte boundary. The copy of B that pads K also pads N as gemm_align (next) would pad the partial
+    // products' B, so that B is copied once, not padded again by a copy of this copy.
     const int64_t kp = ceil_div(k, 4 * s) * 4 * s, chunk = kp / s;
     const Node* a = src[0];
     const Node* b = src[1];
+    int64_t np = n;
     if (kp != k) {
-      a = out.unary(Op::Copy, out.pad(a, 1, 0, kp - k, old->loc), old->loc);
-      b = out.unary(Op::Copy, out.pad(b, 0, 0, kp - k, old->loc), old->loc);
+      np = gemm_aligned(n, m, n, chunk, old->dtype);
+      a = padded_copy(out, a, {m, kp}, old->loc);
+      b = padded_copy(out, b, {kp, np}, old->loc);
     }
     // A [M, K] as [S, M, K/S] (a view: chunk j of every row); B [K, N] as [S, K/S, N].
     const Node* as = out.permute(out.reshape(a, {m, s, chunk}, old->loc), {1, 0, 2}, old->loc);
-    const Node* bs = out.reshape(b, {s, chunk, n}, old->loc);
-    return out.reduce(Op::Sum, out.matmul(as, bs, old->loc), {0}, false, old->loc);
+    const Node* bs = out.reshape(b, {s, chunk, np}, old->loc);
+    const Node* partials = out.matmul(as, bs, old->loc);
+    if (np != n) partials = out.slice(partials, 2, 0, n, 1, old->loc);
+    return out.reduce(Op::Sum, partials, {0}, false, old->loc);
   });
 }
 

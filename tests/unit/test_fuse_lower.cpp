@@ -288,9 +288,17 @@ TEST(View, FlipSliceAndPadLayouts) {
   const Node* p = b.g->pad(x, 0, 3, 1);
   ASSERT_TRUE(view_layout(p, st, off));
   EXPECT_EQ(off, -18);
-  EXPECT_EQ(view_pad(p)->lo, 3);
-  EXPECT_EQ(view_pad(p)->hi, 7);
+  EXPECT_EQ(view_pads(p)[0].lo, 3);
+  EXPECT_EQ(view_pads(p)[0].hi, 7);
   EXPECT_FALSE(view_layout(b.g->permute(p, {1, 0}), st, off));  // a pad stays at the top of a chain
+  const Node* pp = b.g->pad(p, 1, 0, 2);  // ...but a pad may sit on a pad: x padded along both dims
+  ASSERT_TRUE(view_layout(pp, st, off));
+  EXPECT_EQ(st, (std::vector<int64_t>{6, 1}));
+  EXPECT_EQ(off, -18);
+  ASSERT_EQ(view_pads(pp).size(), 2u);
+  EXPECT_EQ(view_pads(pp)[0].dim, 1);
+  EXPECT_EQ(view_pads(pp)[0].hi, 6);
+  EXPECT_EQ(view_pads(pp)[1].dim, 0);
   // A 0-d constant viewed with unit dims is a strided view.
   EXPECT_TRUE(view_strides(b.g->reshape(b.g->constant(1.0, DType::Float32), {1, 1}), st));
 }
