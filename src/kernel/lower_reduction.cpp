@@ -30,6 +30,7 @@ const int64_t kMaxTile = 16384;  // elements held by one program in the persiste
 // on 16, 0.63 on 8) against 0.70 looped three times on the persistent grid; fp16 [8192, 32768] 0.82 against 0.77;
 // fp32 [8192, 16384] held on 16 warps 0.96 (32 warps: 0.85).
 const int64_t kMaxRowTile = 32768;
+const int64_t kRowLaneElems = 8;  // elements of one row a lane reduces, in held rows loaded an element at a time
 const int64_t kLoopChunk = 8192;  // chunk of a looped row (with 16 warps)
 const int64_t kLoopProgramsPerSm = 2;  // persistent grid of looped rows
 // A lane's serial floating sum over at most this many chunks is left plain; over more it is compensated, once
@@ -135,7 +136,28 @@ struct Plan {
   int arg_warps = 0;      // warps of argmax/argmin tiles; 0: the usual rule (tile / 512)
   int64_t split_chunk = 0, parts = 1;  // split rows: elements per program, programs per row
   std::map<const Node*, const Node*> online;  // looped softmax columns: max -> its sum of exp, in one pass
+  int row_warps = 0;  // warps of held rows that Triton cannot load as vectors; 0: the usual rule (tile / 512)
 };
+
+// The widest vector Triton can load the rows with: the elements of 16 bytes that every full-size load along
+// the innermost reduced dim reaches at aligned steps, given its strides along the tile's other dims (a row
+// stride of 151 bf16 allows 1; base pointers are taken as 16-byte aligned, as Triton specializes them).
+int64_t row_vector(const Plan& p, const ValueEmitter& ve, int64_t elem_bytes) {
+  int64_t vec = std::max<int64_t>(1, 16 / elem_bytes);
+  const int last = p.reduced.back();
+  const auto& acc = ve.accesses();
+  const auto& store = ve.access_is_store();
+  for (size_t k = 0; k < acc.size(); ++k) {
+    if ((k < store.size() && store[k]) || std::abs(acc[k][last]) != 1) continue;
+    for (const auto* dims : {&p.outer, &p.reduced}) {
+      for (int d : *dims) {
+        if (d == last || ve.run_size(d) <= 1 || acc[k][d] == 0) continue;
+        while (vec > 1 && std::abs(acc[k][d]) % vec) vec /= 2;
+      }
+    }
+  }
+  return vec;
+}
 
 // Stage of each reduction of the group: 0 when it reads no other reduction of the group (through the values it
 // reduces), else one more than the latest one it reads. Reductions of one stage share a pass over the row.
@@ -388,6 +410,22 @@ Plan plan_reduction(const Group& g, const ValueEmitter& ve, const std::map<const
   }
   p.parts = p.split ? (p.r + p.split_chunk - 1) / p.split_chunk : 1;
   if (p.coop && p.rows) p.block_r = p.r >= kCoopLongRow ? kCoopLongChunk : kCoopChunk;  // (block_m is 1: a looped row)
+
+  // Held rows that Triton loads one element per lane (rows whose starts are not 16-byte aligned: 151 bf16) get
+  // one warp per kRowLaneElems * 32 elements of the row and kRowLaneElems * 4 elements a lane. Triton lays the
+  // row's lanes and then its warps along the row before it gives any to the rows, so with the usual 8 warps
+  // each lane held one element of each of 16 rows, and every reduction was a shuffle tree and a shared-memory
+  // exchange per element: 249 shuffles for a lane's 16 elements in a softmax entropy over 151 classes (issue
+  // time 1.6 ms against a 0.15 ms bandwidth floor). With 8 elements of a row a lane, most of a reduction is the
+  // lane's own additions.
+  const int64_t usual_tile = p.block_m * p.block_r,
+                usual_warps = std::clamp<int64_t>(usual_tile / 512, 1, usual_tile > kMaxTile ? 32 : 16);
+  if (p.rows && p.persistent && !p.coop && !p.split && p.arg_warps == 0 && !p.reduced.empty() &&
+      p.block_r < 32 * usual_warps * kRowLaneElems && row_vector(p, ve, narrowest_element(g)) == 1 &&
+      p.block_r >= 32 * kRowLaneElems) {
+    p.row_warps = static_cast<int>(std::min<int64_t>(16, p.block_r / (32 * kRowLaneElems)));
+    p.block_m = std::clamp<int64_t>(p.row_warps * 32 * kRowLaneElems * 4 / p.block_r, 1, next_pow2(p.m));
+  }
   return p;
 }
 
@@ -981,6 +1019,7 @@ void lower_reduction(KernelJob& job) {
   int64_t warps = std::clamp<int64_t>(tile / (coop ? 1024 : 512), 1, tile > kMaxTile ? 32 : 16);
   if (!p.rows && (p.persistent || coop)) warps = std::min(warps, kColumnWarps);
   if (!p.rows && p.persistent && !coop && tile <= kColumnOneWarpTile) warps = 1;
+  if (p.row_warps) warps = p.row_warps;
   job.launch.num_warps = arg_warps ? arg_warps : static_cast<int>(warps);
 }
 

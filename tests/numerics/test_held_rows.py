@@ -30,3 +30,25 @@ def test_rows_read_once_still_loop(tmp_path):
     text = convert_forward(tmp_path, "sum", "x.sum(dim=-1)", "torch.randn(3, 20011)").read_text()
     assert "for r0 in range" in text
     assert not re.search(r"num_warps=(32)", text)
+
+
+# Held rows that Triton loads an element at a time (a row stride that is not a multiple of 16 bytes) get one warp
+# per 256 elements of the row, so that a lane reduces several elements of a row itself (with the usual 8 warps a
+# lane held one element of each of 16 rows); rows that vectorize keep the usual warps.
+UNALIGNED = [
+    ("-(torch.softmax(x, dim=-1) * torch.log_softmax(x, dim=-1)).sum(dim=-1)", (37, 151), "x[3] = float('-inf')", 1),
+    ("torch.nn.functional.layer_norm(x, (1001,))", (9, 1001), "x[2] += 50.0", 4),
+]
+
+
+def test_unaligned_rows_few_warps(tmp_path):
+    jobs = []
+    for i, (call, shape, fix, warps) in enumerate(UNALIGNED):
+        out = convert_forward(tmp_path, f"unaligned{i}", call, f"torch.randn{shape}")
+        text = out.read_text()
+        assert f"num_warps={warps})" in text, f"{call} on {shape}: expected {warps} warps\n{text}"
+        jobs.append((str(out), call, shape, fix))
+    aligned = convert_forward(tmp_path, "aligned", "torch.softmax(x, dim=-1)", "torch.randn(64, 256)").read_text()
+    assert "num_warps=1)" not in aligned, aligned
+    failures = run_interpreted(RUNNER, jobs, "one")
+    assert not failures, "\n".join(failures)
