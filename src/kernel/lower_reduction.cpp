@@ -968,8 +968,9 @@ void lower_reduction(KernelJob& job) {
         if (!p.rows) at = b.add(b.mul(at, b.var("BLOCK_I")), b.var("lanes"));
         return b.add(b.var(buffer), at);
       };
-      body.push_back(TileBuilder::comment(p.rows ? "this program's partials, then count in on the row's counter"
-                                                 : "this program's partials, then count in on the column block's counter"));
+      body.push_back(TileBuilder::comment(
+          p.rows ? "this program's partials, then count in on the row's counter"
+                 : "this program's partials, then count in on the column block's counter"));
       for (int64_t k = 0; k < slots; ++k) {
         const Node* red = reductions[k];
         bool arg = red->op == Op::ArgMax || red->op == Op::ArgMin;
