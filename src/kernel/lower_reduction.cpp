@@ -52,6 +52,15 @@ const int64_t kCompensateEvery = 8;
 const int64_t kSplitMaxRows = 256;
 const int64_t kSplitMinRow = 1 << 16;
 const int64_t kSplitMinPrograms = 512;
+// Split columns (below): looped columns read one element per load (their rows not 16-byte aligned) over fewer
+// than kSplitColumnPrograms column blocks are split over programs of at least kSplitColumnMinChunk rows, as many
+// as make about kSplitColumnPrograms programs. Measured on the H200 (docs/RESULTS.md, one program per column
+// block of [64, 64] on 8 warps): aligned columns ran at 87-100% of the bandwidth floor on 256 to 512 programs
+// (gemm_vecmat, red_amax_dim0, loss_hinge_rowwise_relu), rows 30011 or 16383 elements apart at 45% on 469
+// (gemm_matvec_transposed) and 23% on 256 (red_prod_lastdim_whole_transposed). Not yet measured in this form:
+// tests/gpu/tiles_experiment.py --only matvec sweeps the split.
+const int64_t kSplitColumnPrograms = 2048;
+const int64_t kSplitColumnMinChunk = 512;
 // Argmax/argmin tiles (arg_tiles below): kArgLaneBytes of input per thread and chunk, column tiles
 // kArgColumnBytes wide, and about kArgGridWarps warps over a column grid (62 per multiprocessor of an H200).
 const int64_t kArgLaneBytes = 64;
@@ -132,9 +141,10 @@ struct Plan {
   std::vector<int> outer, reduced, inner;  // representative dims of each class, outer to inner
   bool one_pass = false;  // no reduction reads another and no output is full-size: each row is read once
   bool coop = false;      // cooperative rows (rows) or column blocks (columns)
-  bool split = false;     // split rows
+  bool split = false;     // split rows or split columns
   int arg_warps = 0;      // warps of argmax/argmin tiles; 0: the usual rule (tile / 512)
-  int64_t split_chunk = 0, parts = 1;  // split rows: elements per program, programs per row
+  int64_t split_chunk = 0, parts = 1;  // split rows (columns): elements (rows) per program, programs per row
+                                       // (column block)
   std::map<const Node*, const Node*> online;  // looped softmax columns: max -> its sum of exp, in one pass
   int row_warps = 0;  // warps of held rows that Triton cannot load as vectors; 0: the usual rule (tile / 512)
 };
@@ -408,6 +418,47 @@ Plan plan_reduction(const Group& g, const ValueEmitter& ve, const std::map<const
       p.block_r = std::max<int64_t>(1, p.arg_warps * 32 * lane_elems / p.block_i);
     }
   }
+  // Split columns: looped columns whose full-size loads read one element per instruction (rows that do not start
+  // 16-byte aligned, or a column mask that does not cut at a multiple of the vector, so Triton cannot vectorize
+  // them), over few column blocks: one program per block left the loads in flight too few (measurements at
+  // kSplitColumnPrograms). The column block's rows are split over PARTS programs of CHUNK rows, combined by the
+  // block's last program as split rows are: each program stores its [1, BLOCK_I] partials and counts in; the
+  // last one reduces the block's [PARTS, BLOCK_I] partials along axis 0, in part order. Floating sum, prod, max
+  // and min combine from partials (a dot sum's lanes stay plain, split in parts as a tree would be).
+  auto scalar_columns = [&]() {
+    int64_t vec = 16 / narrowest_element(g);
+    if (p.i % p.block_i != 0 && p.i % vec != 0) return true;  // (the column mask's runs are shorter)
+    int col = p.inner.back();
+    const auto& acc = ve.accesses();
+    const auto& store = ve.access_is_store();
+    for (size_t k = 0; k < acc.size(); ++k) {
+      if ((k < store.size() && store[k]) || acc[k][static_cast<size_t>(col)] != 1) continue;
+      for (int d = 0; d < static_cast<int>(g.space.size()); ++d) {
+        int rep = ve.rep()[d];
+        if (rep >= 0 && rep != col && acc[k][static_cast<size_t>(d)] % vec != 0) return true;
+      }
+    }
+    return false;
+  };
+  int64_t col_blocks = p.rows ? 0 : p.m * ((p.i + p.block_i - 1) / p.block_i);
+  if (!p.rows && !p.persistent && p.one_pass && p.online.empty() && !p.coop && !arg_tiles &&
+      col_blocks < kSplitColumnPrograms &&
+      std::all_of(stage.begin(), stage.end(), [](const auto& rs) {
+        Op op = rs.first->op;
+        return (op == Op::Sum || op == Op::Prod || op == Op::Max || op == Op::Min) &&
+               acc_type(rs.first->src[0]) == DType::Float32;
+      }) &&
+      scalar_columns()) {
+    // (CHUNK a multiple of a compensated sum's block of chunks, so that its blocks stay within the chunk)
+    int64_t step = p.block_r * kCompensateEvery;
+    int64_t parts = (kSplitColumnPrograms + col_blocks - 1) / col_blocks;
+    int64_t chunk = std::max((p.r + parts - 1) / parts, kSplitColumnMinChunk);
+    chunk = (chunk + step - 1) / step * step;
+    if (chunk < p.r) {
+      p.split = true;
+      p.split_chunk = chunk;
+    }
+  }
   p.parts = p.split ? (p.r + p.split_chunk - 1) / p.split_chunk : 1;
   if (p.coop && p.rows) p.block_r = p.r >= kCoopLongRow ? kCoopLongChunk : kCoopChunk;  // (block_m is 1: a looped row)
 
@@ -459,7 +510,7 @@ void lower_reduction(KernelJob& job) {
 
   const TExpr* pid = b.program_id(0);
   const int64_t i_blocks = p.rows ? 1 : (p.i + p.block_i - 1) / p.block_i;  // column blocks per outer index
-  // A cooperative kernel's unit of work: a row, or a column block (an outer index's BLOCK_I columns).
+  // A cooperative or split kernel's unit of work: a row, or a column block (an outer index's BLOCK_I columns).
   const char* line = p.rows ? "row" : "col_block";
   TStmt coop_tiles{TStmtKind::For};
   const TExpr* groups = nullptr;
@@ -520,8 +571,9 @@ void lower_reduction(KernelJob& job) {
     const TExpr* parts_param = job.constexpr_param("PARTS", parts);
     job.constexpr_param("PARTS_P2", next_pow2(parts));
     chunk = job.constexpr_param("CHUNK", split_chunk);
-    body.push_back(TileBuilder::comment("a split row: PARTS programs, CHUNK elements each"));
-    body.push_back(TileBuilder::assign("row", b.op(TOp::FloorDiv, {pid, parts_param})));
+    body.push_back(TileBuilder::comment(p.rows ? "a split row: PARTS programs, CHUNK elements each"
+                                               : "a split column block: PARTS programs, CHUNK rows each"));
+    body.push_back(TileBuilder::assign(line, b.op(TOp::FloorDiv, {pid, parts_param})));
     body.push_back(TileBuilder::assign("part", b.op(TOp::Mod, {pid, parts_param})));
   }
   const TExpr* R = job.constexpr_param("R", p.r);
@@ -551,11 +603,11 @@ void lower_reduction(KernelJob& job) {
     const TExpr* I = job.constexpr_param("I", p.i);
     const TExpr* block_i = job.constexpr_param("BLOCK_I", p.block_i);
     const TExpr* cols_in_block = b.expand(b.arange(block_i), "None, :");
-    if (coop) {  // (a column block's partials are stored by lane)
+    if (coop || split) {  // (a column block's partials are stored by lane)
       body.push_back(TileBuilder::assign("lanes", cols_in_block));
       cols_in_block = b.var("lanes");
     }
-    const TExpr* block = coop ? b.var(line) : pid;  // the column block
+    const TExpr* block = coop || split ? b.var(line) : pid;  // the column block
     if (i_blocks > 1) {
       body.push_back(TileBuilder::assign("outer", b.op(TOp::FloorDiv, {block, b.i(i_blocks)})));
       body.push_back(TileBuilder::assign("cols", b.add(b.mul(b.op(TOp::Mod, {block, b.i(i_blocks)}), block_i), cols_in_block)));
@@ -571,7 +623,7 @@ void lower_reduction(KernelJob& job) {
     }
     ve.split_index(outer, p.outer, -1, "o");
     ve.split_index(cols, p.inner, 1, "i");
-    job.launch.grid = {coop ? std::string("programs") : std::to_string(p.m * i_blocks)};
+    job.launch.grid = {coop ? std::string("programs") : std::to_string(p.m * i_blocks * parts)};
   }
 
   // Sets up the reduced index for a chunk starting at `start` (null: the whole row in one tile).
@@ -772,7 +824,7 @@ void lower_reduction(KernelJob& job) {
       // product's dot products ("dot" sums) at any length: the reference is cuBLAS, which accumulates them in
       // plain fp32 too (32768^2 vec-mat: plain 1.9e-6 from the exact product, cuBLAS 1.8e-6; compensated every 8
       // chunks it ran 1.14 ms against 0.98 ms plain, tests/gpu/rows_experiment.py on the H200).
-      int64_t chunks = (p.r + p.block_r - 1) / p.block_r;
+      int64_t chunks = ((split ? split_chunk : p.r) + p.block_r - 1) / p.block_r;  // per program
       auto compensable = [](const Node* red) {
         return red->op == Op::Sum && red->attr.str != "dot" && acc_type(red->src[0]) == DType::Float32;
       };
@@ -921,26 +973,42 @@ void lower_reduction(KernelJob& job) {
       }
     }
     if (split) {
-      // Partials at work[row, part, reduction] (values) and index[row, part, reduction] (argmax/argmin).
+      // Partials at work[row, part, reduction] (values) and index[row, part, reduction] (argmax/argmin); a
+      // column block's at work[col_block, part, reduction, lane].
+      bool any_arg = std::any_of(reductions.begin(), reductions.end(),
+                                 [](const Node* red) { return red->op == Op::ArgMax || red->op == Op::ArgMin; });
       job.kernel.params.push_back({"work_ptr", ParamKind::Pointer});
       job.launch.args.push_back({"work_ptr", "work"});
-      job.kernel.params.push_back({"index_ptr", ParamKind::Pointer});
-      job.launch.args.push_back({"index_ptr", "index"});
+      if (any_arg) {
+        job.kernel.params.push_back({"index_ptr", ParamKind::Pointer});
+        job.launch.args.push_back({"index_ptr", "index"});
+      }
       job.kernel.params.push_back({"count_ptr", ParamKind::Pointer});
       job.launch.args.push_back({"count_ptr", "count"});
-      job.launch.scratch = {"work", "index"};
+      job.launch.scratch = {"work"};
+      if (any_arg) job.launch.scratch.push_back("index");
       job.launch.counter_param = "count_ptr";
-      job.launch.counter_size = p.m;
+      job.launch.counter_size = p.m * i_blocks;
       int64_t slots = static_cast<int64_t>(reductions.size());
-      std::string n = std::to_string(p.m * parts * slots);
-      // (one allocation for both: the indices are its second half, seen as int32)
-      job.launch.setup.push_back("work = torch.empty((2 * " + n + ",), device={device}, dtype=torch.float32)");
-      job.launch.setup.push_back("index = work[" + n + ":].view(torch.int32)");
+      std::string n = std::to_string(p.m * i_blocks * parts * slots * (p.rows ? 1 : p.block_i));
+      if (any_arg) {
+        // (one allocation for both: the indices are its second half, seen as int32)
+        job.launch.setup.push_back("work = torch.empty((2 * " + n + ",), device={device}, dtype=torch.float32)");
+        job.launch.setup.push_back("index = work[" + n + ":].view(torch.int32)");
+      } else {
+        job.launch.setup.push_back("work = torch.empty((" + n + ",), device={device}, dtype=torch.float32)");
+      }
       const TExpr* parts_param = b.var("PARTS");
       auto slot = [&](const char* buffer, const TExpr* program, int64_t k) {
-        return b.add(b.var(buffer), b.add(b.mul(b.add(b.mul(b.var("rows"), parts_param), program), b.i(slots)), b.i(k)));
+        const TExpr* unit = b.var(p.rows ? "rows" : line);
+        const TExpr* at = b.add(b.mul(unit, parts_param), program);
+        if (slots > 1) at = b.add(b.mul(at, b.i(slots)), b.i(k));
+        if (!p.rows) at = b.add(b.mul(at, b.var("BLOCK_I")), b.var("lanes"));
+        return b.add(b.var(buffer), at);
       };
-      body.push_back(TileBuilder::comment("this program's partials, then count in on the row's counter"));
+      body.push_back(TileBuilder::comment(
+          p.rows ? "this program's partials, then count in on the row's counter"
+                 : "this program's partials, then count in on the column block's counter"));
       for (int64_t k = 0; k < slots; ++k) {
         const Node* red = reductions[k];
         bool arg = red->op == Op::ArgMax || red->op == Op::ArgMin;
@@ -949,14 +1017,16 @@ void lower_reduction(KernelJob& job) {
       }
       body.push_back(TStmt{TStmtKind::Barrier});  // every thread's partials stored before the release
       TExpr arrive{TOp::AtomicAdd, "acq_rel"};
-      arrive.args = {b.add(b.var("count_ptr"), b.var("row")), b.i(1)};
+      arrive.args = {b.add(b.var("count_ptr"), b.var(line)), b.i(1)};
       body.push_back(TileBuilder::assign("seen", job.arena.make(arrive)));
       finish.value = b.op(TOp::Eq, {b.var("seen"), b.op(TOp::Sub, {parts_param, b.i(1)})});
       finish.body.push_back(TileBuilder::comment(
-          "the row's last program: combine its partials in index order; zero the counter for the next call"));
-      finish.body.push_back(TileBuilder::store(b.add(b.var("count_ptr"), b.var("row")), b.i(0), nullptr));
+          p.rows ? "the row's last program: combine its partials in index order; zero the counter for the next call"
+                 : "the column block's last program: combine its partials in row order; zero the counter for the "
+                   "next call"));
+      finish.body.push_back(TileBuilder::store(b.add(b.var("count_ptr"), b.var(line)), b.i(0), nullptr));
       finish.body.push_back(TStmt{TStmtKind::Barrier});
-      finish.body.push_back(TileBuilder::assign("part_index", b.expand(b.arange(b.var("PARTS_P2")), "None, :")));
+      finish.body.push_back(TileBuilder::assign("part_index", b.expand(b.arange(b.var("PARTS_P2")), red_index)));
       const TExpr* in_row = next_pow2(parts) != parts ? b.lt(b.var("part_index"), parts_param) : nullptr;
       auto load_partials = [&](const char* buffer, int64_t k, const TExpr* other) {
         TExpr load{TOp::Load, "volatile"};

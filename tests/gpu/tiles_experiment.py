@@ -25,10 +25,27 @@ flush (triton.testing.do_bench, median), as a fraction of the bandwidth floor (b
              element) against tl.cumsum / tl.associative_scan of the chunk with its first row seeded by the running
              total; whether the scan is bit-exact against torch.cumsum (ATen's sequential fold), and its speed.
 
-    python3 tests/gpu/tiles_experiment.py [--json OUT.json] [--only rows,columns,erf]
+  matvec   - A.t() @ x with A stored [32003, 30011] fp32 (gemm_matvec_transposed: rows 30011 floats apart, so Triton
+             loads one element per instruction), tritonize's column forms: one program per column block walking all
+             rows (before), and the column block split over PARTS programs of CHUNK rows whose last one combines the
+             partials (after: [64, 64] on 8 warps, PARTS = cdiv(2048, column blocks) = 5); tiles x warps x parts
+             around both. Then the same forms on an aligned [32768, 32768] (gemm_vecmat's shape: does the split help
+             rows that load 16-byte vectors too?), and torch.mv(A, x) with A [24001, 40009] (gemm_mv: tritonize's row
+             form, one row per program, [1, 8192] on 16 warps, rows not 16-byte aligned either) over row tiles, and a
+             row form that peels each row's unaligned head so its chunks load 16-byte vectors. Eager beside each;
+             every variant's max error against float64.
+             --dry runs these forms once each at small shapes through Triton's interpreter (on the CPU: checks the
+             script and the kernels' results, times nothing).
+
+    python3 tests/gpu/tiles_experiment.py [--json OUT.json] [--only rows,columns,erf] [--dry]
 """
 import argparse
 import json
+import os
+import sys
+
+if "--dry" in sys.argv:  # (before triton is imported)
+    os.environ["TRITON_INTERPRET"] = "1"
 
 import torch
 import triton
@@ -255,6 +272,92 @@ def ce_unrolled(logits_ptr, targets_ptr, s_ptr, t_ptr, R: tl.constexpr, I: tl.co
     tl.store(t_ptr + (outer * I + cols), t)
 
 
+@triton.jit
+def matvec_t_columns(A_ptr, x_ptr, y_ptr, R: tl.constexpr, I: tl.constexpr, BLOCK_R: tl.constexpr,
+                     BLOCK_I: tl.constexpr):
+    # tritonize's column form before the split (gemm_matvec_transposed): one program per column block, all R rows
+    cols = tl.program_id(0) * BLOCK_I + tl.arange(0, BLOCK_I)[None, :]
+    col_mask = cols < I
+    acc = tl.full([BLOCK_R, BLOCK_I], 0.0, dtype=tl.float32)
+    for r0 in range(0, R, BLOCK_R):
+        r = r0 + tl.arange(0, BLOCK_R)[:, None]
+        r_mask = r < R
+        A = tl.load(A_ptr + (cols + r * I), mask=r_mask & col_mask).to(tl.float32)
+        x = tl.load(x_ptr + r, mask=r_mask).to(tl.float32)
+        acc = acc + tl.where(r_mask & col_mask, A * x, 0.0)
+    red_sum = tl.sum(acc, axis=0, keep_dims=True)
+    tl.store(y_ptr + cols, red_sum, mask=col_mask)
+
+
+@triton.jit
+def matvec_t_split(A_ptr, x_ptr, y_ptr, work_ptr, count_ptr, PARTS: tl.constexpr, PARTS_P2: tl.constexpr,
+                   CHUNK: tl.constexpr, R: tl.constexpr, I: tl.constexpr, BLOCK_R: tl.constexpr,
+                   BLOCK_I: tl.constexpr):
+    # tritonize's split columns (copied from the generated gemm_matvec_transposed): PARTS programs per column block
+    col_block = tl.program_id(0) // PARTS
+    part = tl.program_id(0) % PARTS
+    lanes = tl.arange(0, BLOCK_I)[None, :]
+    cols = col_block * BLOCK_I + lanes
+    col_mask = cols < I
+    acc = tl.full([BLOCK_R, BLOCK_I], 0.0, dtype=tl.float32)
+    for r0 in range(part * CHUNK, part * CHUNK + CHUNK, BLOCK_R):
+        r = r0 + tl.arange(0, BLOCK_R)[:, None]
+        r_mask = r < R
+        A = tl.load(A_ptr + (cols + r * I), mask=r_mask & col_mask).to(tl.float32)
+        x = tl.load(x_ptr + r, mask=r_mask).to(tl.float32)
+        acc = acc + tl.where(r_mask & col_mask, A * x, 0.0)
+    red_sum = tl.sum(acc, axis=0, keep_dims=True)
+    tl.store(work_ptr + ((col_block * PARTS + part) * BLOCK_I + lanes), red_sum)
+    tl.debug_barrier()
+    seen = tl.atomic_add(count_ptr + col_block, 1, sem="acq_rel")
+    if seen == PARTS - 1:
+        tl.store(count_ptr + col_block, 0)
+        tl.debug_barrier()
+        part_index = tl.arange(0, PARTS_P2)[:, None]
+        partials = tl.load(work_ptr + ((col_block * PARTS + part_index) * BLOCK_I + lanes), mask=part_index < PARTS,
+                           other=0.0, volatile=True)
+        tl.store(y_ptr + cols, tl.sum(partials, axis=0, keep_dims=True), mask=col_mask)
+
+
+@triton.jit
+def mv_rows(A_ptr, x_ptr, y_ptr, M: tl.constexpr, R: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_R: tl.constexpr):
+    # tritonize's row form (gemm_mv): BLOCK_M rows per program, chunks of BLOCK_R
+    rows = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)[:, None]
+    row_mask = rows < M
+    acc = tl.full([BLOCK_M, BLOCK_R], 0.0, dtype=tl.float32)
+    for r0 in range(0, R, BLOCK_R):
+        r = r0 + tl.arange(0, BLOCK_R)[None, :]
+        r_mask = r < R
+        A = tl.load(A_ptr + (rows * R + r), mask=row_mask & r_mask).to(tl.float32)
+        x = tl.load(x_ptr + r, mask=r_mask).to(tl.float32)
+        acc = acc + tl.where(row_mask & r_mask, A * x, 0.0)
+    tl.store(y_ptr + rows, tl.sum(acc, axis=1, keep_dims=True), mask=row_mask)
+
+
+@triton.jit
+def mv_rows_peeled(A_ptr, x_ptr, y_ptr, R: tl.constexpr, BLOCK_R: tl.constexpr):
+    # one row per program; the row's first HEAD < 4 elements (up to its first 16-byte aligned one) are a masked
+    # scalar load, then whole unmasked chunks from there (tl.multiple_of: 16-byte vectors of A; x's offset keeps
+    # the row's misalignment), then a masked tail
+    base = tl.program_id(0) * R
+    head = (4 - base % 4) % 4
+    k = tl.arange(0, BLOCK_R)[None, :]
+    m = k < head
+    acc = tl.where(m, tl.load(A_ptr + base + k, mask=m, other=0.0) * tl.load(x_ptr + k, mask=m, other=0.0), 0.0)
+    full = (R - head) // BLOCK_R
+    for c in range(0, full):
+        start = head + c * BLOCK_R
+        a_off = tl.multiple_of(base + start, 4)
+        acc += tl.load(A_ptr + a_off + k) * tl.load(x_ptr + start + k)
+    r = head + full * BLOCK_R + k
+    m = r < R
+    acc += tl.where(m, tl.load(A_ptr + base + r, mask=m, other=0.0) * tl.load(x_ptr + r, mask=m, other=0.0), 0.0)
+    tl.store(y_ptr + tl.program_id(0) + tl.arange(0, 1)[:, None], tl.sum(acc, axis=1, keep_dims=True))
+
+
+DRY = False  # --dry: the interpreter on the CPU, small shapes, nothing timed
+
+
 def timed(fn, nbytes):
     ms = do_bench(fn, warmup=25, rep=100, return_mode="median")
     return {"ms": ms, "floor_fraction": nbytes / BANDWIDTH / (ms * 1e-3)}
@@ -475,19 +578,126 @@ def colscan(results):
         del x, ref
 
 
+def split_chunk(R, block_r, parts):
+    # tritonize's CHUNK for about `parts` programs per column block: a multiple of 8 chunks of BLOCK_R rows
+    step = 8 * block_r
+    return triton.cdiv(triton.cdiv(R, parts), step) * step
+
+
+def matvec_variant(results, case, name, launch, y, ref, nbytes, **extra):
+    # one variant: run once, max error against float64, then (on the GPU) its median time; a variant that fails
+    # to compile or run is recorded with its error and the others go on
+    try:
+        launch()
+        err = (y.double().flatten() - ref).abs().max().item()
+        r = {"form": "matvec", "case": case, "variant": name, "max_err": err, **extra}
+        r.update({"ms": float("nan"), "floor_fraction": float("nan")} if DRY else timed(launch, nbytes))
+    except Exception as e:  # noqa: BLE001 (one report line per failing variant)
+        r = {"form": "matvec", "case": case, "variant": name, "error": f"{type(e).__name__}: {e}"[:500], **extra}
+        print(f"matvec  {case:26s} {name:40s} FAILED {r['error'][:200]}", flush=True)
+        results.append(r)
+        return
+    results.append(r)
+    print(f"matvec  {case:26s} {name:40s} {r['ms']:.4f} ms  {r['floor_fraction']:.2f}  err {err:.1e}", flush=True)
+
+
+def matvec_columns(results, K, M, dev, sweep):
+    # A.t() @ x, A stored [K, M]: columns of the storage reduced over its K rows
+    torch.manual_seed(0)
+    A = torch.randn(K, M, device=dev)
+    x = torch.randn(K, device=dev) / K ** 0.5
+    ref = (A.double().t() @ x.double())
+    case = f"A.t() @ x, A [{K}, {M}]"
+    nbytes = A.numel() * 4 + K * 4 + M * 4
+    y = torch.empty(M, device=dev)
+    y.copy_(A.t() @ x)  # (eager's result for its error; timed without the copy)
+    matvec_variant(results, case, "eager (cuBLAS)", lambda: A.t() @ x, y, ref, nbytes)
+    for block_r, block_i, warps, parts_list in sweep:
+        blocks = triton.cdiv(M, block_i)
+        for parts in parts_list:
+            if parts == 1:
+                name = f"before [{block_r}, {block_i}] w{warps}, {blocks} programs"
+                launch = lambda block_r=block_r, block_i=block_i, warps=warps, blocks=blocks: matvec_t_columns[
+                    (blocks,)](A, x, y, K, M, block_r, block_i, num_warps=warps)
+                matvec_variant(results, case, name, launch, y, ref, nbytes, block_r=block_r, block_i=block_i,
+                               warps=warps, parts=1, programs=blocks)
+                continue
+            if parts == "rule":  # what tritonize emits for this tile: about 2048 programs
+                parts = triton.cdiv(2048, blocks)
+            chunk = split_chunk(K, block_r, parts)
+            parts = triton.cdiv(K, chunk)
+            work = torch.empty(blocks * parts * block_i, device=dev)
+            count = torch.zeros(blocks, device=dev, dtype=torch.int32)
+            name = f"split [{block_r}, {block_i}] w{warps}, {parts} x {chunk} rows, {blocks * parts} programs"
+            launch = lambda block_r=block_r, block_i=block_i, warps=warps, blocks=blocks, parts=parts, chunk=chunk, \
+                work=work, count=count: matvec_t_split[(blocks * parts,)](
+                    A, x, y, work, count, parts, triton.next_power_of_2(parts), chunk, K, M, block_r, block_i,
+                    num_warps=warps)
+            matvec_variant(results, case, name, launch, y, ref, nbytes, block_r=block_r, block_i=block_i, warps=warps,
+                           parts=parts, chunk=chunk, programs=blocks * parts)
+    del A, ref
+
+
+def matvec_rows(results, M, K, dev):
+    # torch.mv(A, x), A [M, K]: gemm_mv
+    torch.manual_seed(0)
+    A = torch.randn(M, K, device=dev)
+    x = torch.randn(K, device=dev)
+    ref = A.double() @ x.double()
+    case = f"torch.mv(A, x), A [{M}, {K}]"
+    nbytes = A.numel() * 4 + K * 4 + M * 4
+    y = torch.empty(M, device=dev)
+    y.copy_(torch.mv(A, x))
+    matvec_variant(results, case, "eager (cuBLAS)", lambda: torch.mv(A, x), y, ref, nbytes)
+    for block_m, block_r, warps in ((1, 8192, 16), (1, 8192, 8), (1, 4096, 8), (1, 4096, 4), (1, 2048, 4),
+                                    (2, 4096, 8), (4, 2048, 8)):
+        name = f"rows [{block_m}, {block_r}] w{warps}" + (" (tritonize)" if (block_m, block_r, warps) == (1, 8192, 16)
+                                                          else "")
+        launch = lambda block_m=block_m, block_r=block_r, warps=warps: mv_rows[(triton.cdiv(M, block_m),)](
+            A, x, y, M, K, block_m, block_r, num_warps=warps)
+        matvec_variant(results, case, name, launch, y, ref, nbytes, block_m=block_m, block_r=block_r, warps=warps)
+    for block_r, warps in ((8192, 16), (4096, 8), (2048, 4)):
+        launch = lambda block_r=block_r, warps=warps: mv_rows_peeled[(M,)](A, x, y, K, block_r, num_warps=warps)
+        matvec_variant(results, case, f"peeled rows [1, {block_r}] w{warps}", launch, y, ref, nbytes,
+                       block_r=block_r, warps=warps)
+    del A, ref
+
+
+def matvec(results):
+    dev = "cpu" if DRY else "cuda"
+    # (BLOCK_R, BLOCK_I, warps, parts: 1 = the form before; "rule" = about 2048 programs, what tritonize emits)
+    sweep = [(64, 64, 8, (1, 2, "rule", 10, 20)), (64, 64, 4, (1, "rule", 20)), (32, 64, 4, (1, "rule", 20)),
+             (128, 64, 8, (1, "rule", 20)), (32, 128, 4, (1, "rule", 20)), (64, 128, 8, (1, "rule", 20)),
+             (16, 128, 2, (1, "rule", 20))]
+    if DRY:
+        matvec_columns(results, 2100, 67, dev, sweep)
+        matvec_columns(results, 2048, 256, dev, [(64, 64, 8, (1, "rule"))])
+        matvec_rows(results, 67, 9001, dev)  # (rows longer than a chunk: the peeled form's loop runs)
+        return
+    matvec_columns(results, 32003, 30011, dev, sweep)
+    matvec_columns(results, 32768, 32768, dev, [(64, 64, 8, (1, "rule", 8))])  # gemm_vecmat's shape, aligned
+    matvec_rows(results, 24001, 40009, dev)
+
+
 def main():
+    global DRY
     ap = argparse.ArgumentParser()
     ap.add_argument("--json")
     ap.add_argument("--only", default="rows,columns,erf")
+    ap.add_argument("--dry", action="store_true", help="matvec only: small shapes through the interpreter, untimed")
     args = ap.parse_args()
+    DRY = args.dry
+    if DRY and args.only != "matvec":
+        ap.error("--dry runs only --only matvec")
     results = []
     for name in args.only.split(","):
         {"rows": rows, "columns": columns, "erf": erf, "argcols": argcols, "rowscan": rowscan,
          "longscan": longscan, "fewcols": fewcols, "cecols": cecols,
-         "colscan": colscan}[name](results)
+         "colscan": colscan, "matvec": matvec}[name](results)
         if args.json:
             with open(args.json, "w") as f:
-                json.dump({"device": torch.cuda.get_device_name(0), "results": results}, f, indent=1)
+                device = "cpu (interpreter)" if DRY else torch.cuda.get_device_name(0)
+                json.dump({"device": device, "results": results}, f, indent=1)
 
 
 if __name__ == "__main__":

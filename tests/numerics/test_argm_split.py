@@ -28,6 +28,8 @@ CASES = [
     ("torch.argmax(x, 1)", ROWS, "float16", "x[0, 33000] = x[0, 40000] = 20; x[1, 66000] = float('nan')"),
     ("torch.argmax(x.clamp(max=1.0), dim=1)", ROWS, "float32", ""),
     ("torch.argmin(x)", (70001,), "bfloat16", "x[50000] = x[60000] = -30"),
+    # a split max with no argmax: partials of values only (no index buffer)
+    ("torch.amax(x, dim=1)", ROWS, "float32", "x[1, 69990] = 50"),
     # integers (randn truncated: -3..3, ties everywhere)
     ("x.argmax(dim=1), torch.argmin(x, dim=1)", ROWS, "int32", ""),
     # not split (rows of 20001 are looped): tiles of 4 rows, the last one partly outside, ties across chunks and
