@@ -57,10 +57,13 @@ const int64_t kSplitMinPrograms = 512;
 // as make about kSplitColumnPrograms programs. Measured on the H200 (docs/RESULTS.md, one program per column
 // block of [64, 64] on 8 warps): aligned columns ran at 87-100% of the bandwidth floor on 256 to 512 programs
 // (gemm_vecmat, red_amax_dim0, loss_hinge_rowwise_relu), rows 30011 or 16383 elements apart at 45% on 469
-// (gemm_matvec_transposed) and 23% on 256 (red_prod_lastdim_whole_transposed). Not yet measured in this form:
-// tests/gpu/tiles_experiment.py --only matvec sweeps the split.
-const int64_t kSplitColumnPrograms = 2048;
+// (gemm_matvec_transposed) and 23% on 256 (red_prod_lastdim_whole_transposed). Split, their tiles are
+// [kSplitColumnRows, BLOCK_I]: tests/gpu/tiles_experiment.py --only matvec (2026-12-04, kernel time, A.t() @ x over
+// [32003, 30011] fp32, eager 0.97 ms): [32, 64] on 4 warps in 18 parts (8442 programs) 0.98 ms, 92% of the floor;
+// [64, 64] on 8 warps in 5 parts (2345 programs) 1.45 ms, in 16 parts 1.50; unsplit 1.21 ms.
+const int64_t kSplitColumnPrograms = 8192;
 const int64_t kSplitColumnMinChunk = 512;
+const int64_t kSplitColumnRows = 32;
 // Argmax/argmin tiles (arg_tiles below): kArgLaneBytes of input per thread and chunk, column tiles
 // kArgColumnBytes wide, and about kArgGridWarps warps over a column grid (62 per multiprocessor of an H200).
 const int64_t kArgLaneBytes = 64;
@@ -450,13 +453,15 @@ Plan plan_reduction(const Group& g, const ValueEmitter& ve, const std::map<const
       }) &&
       scalar_columns()) {
     // (CHUNK a multiple of a compensated sum's block of chunks, so that its blocks stay within the chunk)
-    int64_t step = p.block_r * kCompensateEvery;
+    const int64_t block_r = std::min(p.block_r, kSplitColumnRows);
+    int64_t step = block_r * kCompensateEvery;
     int64_t parts = (kSplitColumnPrograms + col_blocks - 1) / col_blocks;
     int64_t chunk = std::max((p.r + parts - 1) / parts, kSplitColumnMinChunk);
     chunk = (chunk + step - 1) / step * step;
     if (chunk < p.r) {
       p.split = true;
       p.split_chunk = chunk;
+      p.block_r = block_r;
     }
   }
   p.parts = p.split ? (p.r + p.split_chunk - 1) / p.split_chunk : 1;

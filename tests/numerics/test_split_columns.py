@@ -101,11 +101,11 @@ def test_split_columns_rule(tmp_path):
 
 
 def test_split_column_chunks(tmp_path):
-    # 1000 column blocks (500 outer indices of 2) make 3 parts of 1536 rows (24 chunks of 64 per program:
+    # 1000 column blocks (500 outer indices of 2) make 7 parts of 1024 rows (32 chunks of 32 per program:
     # compensated, in blocks of 8 chunks), so CHUNK must be a multiple of 8 * BLOCK_R for the blocks to end at the
     # part's end.
-    text = convert_forward(tmp_path, "chunks", "x.sum(dim=1)", "torch.randn(500, 3500, 67)").read_text()
+    text = convert_forward(tmp_path, "chunks", "x.sum(dim=1)", "torch.randn(500, 7000, 67)").read_text()
     chunk = int(re.search(r"\bCHUNK=(\d+)", text).group(1))
     block_r = int(re.search(r"\bBLOCK_R=(\d+)", text).group(1))
-    assert parts_of(text) == [3] and "comp" in text, "not a compensated split"
+    assert parts_of(text) == [7] and "comp" in text, "not a compensated split"
     assert chunk % (8 * block_r) == 0, f"CHUNK {chunk} is not a multiple of 8 * BLOCK_R {block_r}"
