@@ -35,10 +35,10 @@ int64_t gemm_aligned(int64_t size, int64_t m, int64_t n, int64_t k, DType t);
 // grows, all under the one copy, so that no operand is padded by a copy of a copy. x itself when nothing grows.
 const Node* padded_copy(Graph& out, const Node* x, const Shape& shape, SourceLoc loc);
 
-// B ([..., K, N], a strided view) stored K-major, zero-padded to K = kp and N = np: a node of shape [..., np, kp]
-// contiguous in memory (transpose it back for the product). B's own memory seen through a view when it already
-// is so laid out and nothing grows; else one copy (a pad copy of a transposed B, a transposing copy of a
-// row-major one).
+// B ([..., K, N], a strided view) stored K-major, zero-padded to K = kp and N = np: a node of shape
+// [..., np, kp] contiguous along kp in memory (transpose it back for the product). B's own memory seen through a
+// view when it already is so laid out and nothing grows; else one copy (a pad copy of a transposed B, a
+// transposing copy of a row-major one).
 const Node* k_major_stored(Graph& out, const Node* b, int64_t kp, int64_t np, SourceLoc loc);
 
 }  // namespace tz
