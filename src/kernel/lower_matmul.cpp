@@ -3,10 +3,10 @@
 // accumulator before the single store. Batch dims (broadcast ones read with stride 0) run on grid axis 1.
 // fp32 operands use the precision PyTorch's matmul flag implies (passed in as PRECISION); fp16/bf16 operands
 // feed the tensor cores directly.
-#include <algorithm>
-
 #include "graph/view.h"
 #include "kernel/lower_kinds.h"
+#include "kernel/matmul_tiles.h"
+#include "passes/split_k.h"
 
 namespace tz {
 
@@ -22,19 +22,11 @@ void lower_matmul(KernelJob& job) {
   int64_t m = g.space[rank - 2], n = g.space[rank - 1], k = a->shape.back();
   bool half = mm->dtype == DType::Float16 || mm->dtype == DType::BFloat16;
 
-  // Tiles measured on the H200 (docs/RESULTS.md, tests/gpu/gemm_experiment.py): fp32's tf32x3 (three dots per
-  // step) runs best with 128 x 64 tiles, 4 warps and 4 stages (1.13-1.19x cuBLAS fp32 where 128 x 128 with 8 warps
-  // gave 0.70-0.73x); fp16/bf16 keep 128 x 128.
-  int64_t block_m = std::clamp<int64_t>(next_pow2(m), 16, 128);
-  int64_t block_n = std::clamp<int64_t>(next_pow2(n), 16, half ? 128 : 64);
-  int64_t block_k = std::clamp<int64_t>(next_pow2(k), 16, half ? 64 : 32);
-  // A 16-bit product whose K is one block is its output store: 4 warps, one stage, and tiles of at most 2^19
-  // BLOCK_M * BLOCK_N * BLOCK_K (measured on the H200 with tests/gpu/store_bound_experiment.py, kernel alone:
-  // bf16 [128, 4096, 24] @ [128, 24, 2048] 0.605 ms with [128, 128] on 4 warps against 0.746 ms on 8 warps and 3
-  // stages, eager 0.676 ms; fp16 [32768, 64] @ [64, 32768] 0.938 ms with [64, 128] on 4 warps against 1.046 ms
-  // as [128, 128] on 8 warps and 1.097 ms as [128, 128] on 4; one stage alone changed nothing).
-  bool store_bound = half && k <= block_k;
-  while (store_bound && block_m > 16 && block_m * block_n * block_k > (int64_t{1} << 19)) block_m /= 2;
+  std::vector<int64_t> sa = operand_strides(a, rank), sb = operand_strides(bm, rank);
+  int64_t sam = sa[rank - 2], sak = sa[rank - 1], sbk = sb[rank - 2], sbn = sb[rank - 1];
+  // Tiles, warps and stages (kernel/matmul_tiles.h, shared with split_k, which counts the tiles).
+  const MatmulTiles tiles = matmul_tiles(m, n, k, mm->dtype, mm->attr.str == kSplitKAttr && sbk == 1);
+  const int64_t block_m = tiles.block_m, block_n = tiles.block_n, block_k = tiles.block_k;
   auto& body = job.kernel.body;
   ve.out = &body;
 
@@ -69,9 +61,6 @@ void lower_matmul(KernelJob& job) {
   const TExpr* rn = b.var("rn");
   body.push_back(TileBuilder::assign("rk", b.arange(BK)));
   const TExpr* rk = b.var("rk");
-
-  std::vector<int64_t> sa = operand_strides(a, rank), sb = operand_strides(bm, rank);
-  int64_t sam = sa[rank - 2], sak = sa[rank - 1], sbk = sb[rank - 2], sbn = sb[rank - 1];
 
   // Batch offsets: grid axis 1 enumerates the output's batch dims.
   std::vector<const TExpr*> bases = {operand_base(b, a_ptr, a), operand_base(b, b_ptr, bm)};
@@ -138,12 +127,8 @@ void lower_matmul(KernelJob& job) {
 
   job.launch.grid = {std::to_string(pid_m_count * pid_n_count)};
   if (batch > 1) job.launch.grid.push_back(std::to_string(batch));
-  job.launch.num_warps = block_m * block_n >= 128 * 128 ? 8 : 4;
-  job.launch.num_stages = half ? 3 : 4;
-  if (store_bound) {
-    job.launch.num_warps = 4;
-    job.launch.num_stages = 1;
-  }
+  job.launch.num_warps = tiles.num_warps;
+  job.launch.num_stages = tiles.num_stages;
 }
 
 }  // namespace tz

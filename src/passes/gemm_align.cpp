@@ -7,8 +7,9 @@ namespace tz {
 
 namespace {
 
-// An operand this pass may rewrite: a strided view without broadcast dims. One it copies (to pad it) comes out
-// row-major whatever its layout (a transposed operand is transposed by the copy); one it leaves must be row-major.
+// An operand this pass may rewrite: a strided view without broadcast dims. A copied A comes out row-major
+// whatever its layout (a transposed A is transposed by the copy), a copied B K-major; an A it leaves must be
+// row-major.
 bool strided(const Node* x, bool row_major) {
   std::vector<int64_t> st;
   if (!view_strides(x, st) || (row_major && st.back() != 1)) return false;
@@ -16,6 +17,21 @@ bool strided(const Node* x, bool row_major) {
     if (s == 0) return false;
   }
   return true;
+}
+
+// Whether x (a strided view, rank >= 2) walks memory contiguously along its second-last dim (B's K): x.t() of a
+// row-major tensor.
+bool k_contiguous(const Node* x) {
+  std::vector<int64_t> st;
+  return view_strides(x, st) && st[static_cast<size_t>(x->rank() - 2)] == 1;
+}
+
+// The permutation that swaps the last two of `rank` dims.
+std::vector<int64_t> swap_last(int rank) {
+  std::vector<int64_t> p;
+  for (int d = 0; d < rank; ++d) p.push_back(d);
+  std::swap(p[static_cast<size_t>(rank - 2)], p[static_cast<size_t>(rank - 1)]);
+  return p;
 }
 
 bool misaligned(int64_t row, DType t) { return (row * dtype_size(t)) % 16 != 0; }
@@ -39,6 +55,16 @@ const Node* padded_copy(Graph& out, const Node* x, const Shape& shape, SourceLoc
   return p == x ? x : out.unary(Op::Copy, p, loc);
 }
 
+const Node* k_major_stored(Graph& out, const Node* b, int64_t kp, int64_t np, SourceLoc loc) {
+  int r = b->rank();
+  const Node* bt = out.permute(b, swap_last(r), loc);
+  Shape shape = bt->shape;
+  shape[static_cast<size_t>(r - 2)] = np;
+  shape[static_cast<size_t>(r - 1)] = kp;
+  const Node* c = padded_copy(out, bt, shape, loc);
+  return c != bt || k_contiguous(b) ? c : out.unary(Op::Copy, bt, loc);
+}
+
 std::unique_ptr<Graph> gemm_align(const Graph& g) {
   return rewrite_graph(g, [](Graph& out, const Node* old, const std::vector<const Node*>& src) -> const Node* {
     if (old->op != Op::Matmul || old->dtype != DType::Float32) return rebuild(out, old, src);
@@ -49,14 +75,15 @@ std::unique_ptr<Graph> gemm_align(const Graph& g) {
     int64_t kp = gemm_aligned(k, m, n, k, old->dtype), np = gemm_aligned(n, m, n, k, old->dtype);
     // (A is copied when K is padded; B when K or N is. torch.mm(a.t(), b.t()) at 3001 x 4097 x 2999 ran 0.44x
     // cuBLAS with its transposed operands left misaligned, the session-10 suite.)
-    if ((kp == k && np == n) || !strided(a, kp == k) || !strided(b, false)) return rebuild(out, old, src);
-    // K is padded on both sides (zero columns of A meet zero rows of B); B's K and N in one copy.
-    Shape a_shape = src[0]->shape, b_shape = src[1]->shape;
+    bool pad = kp != k || np != n;
+    bool k_major_copy = !pad && m >= kKMajorCopyMinM && n >= kGemmAlignMinReuse && k >= kGemmAlignMinReuse &&
+                        !k_contiguous(b);
+    if ((!pad && !k_major_copy) || !strided(a, kp == k) || !strided(b, false)) return rebuild(out, old, src);
+    // K is padded on both sides (zero columns of A meet zero rows of B); B's K and N in one K-major copy.
+    Shape a_shape = src[0]->shape;
     a_shape[static_cast<size_t>(ra - 1)] = kp;
-    b_shape[static_cast<size_t>(rb - 2)] = kp;
-    b_shape[static_cast<size_t>(rb - 1)] = np;
     const Node* a2 = padded_copy(out, src[0], a_shape, old->loc);
-    const Node* b2 = padded_copy(out, src[1], b_shape, old->loc);
+    const Node* b2 = out.permute(k_major_stored(out, src[1], kp, np, old->loc), swap_last(rb), old->loc);
     const Node* c = out.matmul(a2, b2, old->loc);
     return np != n ? out.slice(c, ro - 1, 0, n, 1, old->loc) : c;
   });
