@@ -20,14 +20,19 @@ CASES = [
 ]
 
 
-def test_partial_image_tiles(tmp_path):
+def check_cases(tmp_path, stem, cases, has_form, form):
+    """Converts each (forward, inputs) case, checks its kernel has the form, runs all against PyTorch."""
     jobs = []
-    for i, (expr, inputs) in enumerate(CASES):
-        gen = convert_forward(tmp_path, f"ct{i}", expr, inputs, params="x, w, b")
-        assert "sl = sp %" in gen.read_text(), f"{expr}: expected image tiles with a partial last tile"
+    for i, (expr, inputs) in enumerate(cases):
+        gen = convert_forward(tmp_path, f"{stem}{i}", expr, inputs, params="x, w, b")
+        assert has_form(gen.read_text()), f"{expr}: expected {form}"
         jobs.append({"gen": str(gen), "expr": expr, "inputs": inputs, "params": ["x", "w", "b"]})
     failures = check_forwards(jobs)
     assert not failures, "\n".join(failures)
+
+
+def test_partial_image_tiles(tmp_path):
+    check_cases(tmp_path, "ct", CASES, lambda text: "sl = sp %" in text, "image tiles with a partial last tile")
 
 
 ROW_CASES = [
@@ -45,11 +50,5 @@ ROW_CASES = [
 
 
 def test_row_tiles(tmp_path):
-    jobs = []
-    for i, (expr, inputs) in enumerate(ROW_CASES):
-        gen = convert_forward(tmp_path, f"rt{i}", expr, inputs, params="x, w, b")
-        text = gen.read_text()
-        assert "phase" in text and "pcol = " in text, f"{expr}: expected a phase split with row tiles"
-        jobs.append({"gen": str(gen), "expr": expr, "inputs": inputs, "params": ["x", "w", "b"]})
-    failures = check_forwards(jobs)
-    assert not failures, "\n".join(failures)
+    check_cases(tmp_path, "rt", ROW_CASES, lambda text: "phase" in text and "pcol = " in text,
+                "a phase split with row tiles")
