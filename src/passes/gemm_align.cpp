@@ -41,7 +41,9 @@ int64_t round_up(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
 }  // namespace
 
 int64_t gemm_aligned(int64_t size, int64_t m, int64_t n, int64_t k, DType t) {
-  if (t != DType::Float32 || !misaligned(size, t)) return size;
+  // 16-bit rows only when they are not even 4-byte aligned (an odd K or N): 8-byte aligned ones ran fast as they are
+  bool half = t == DType::Float16 || t == DType::BFloat16;
+  if (half ? size % 2 == 0 : t != DType::Float32 || !misaligned(size, t)) return size;
   if (m < kGemmAlignMinReuse || n < kGemmAlignMinReuse || k < kGemmAlignMinReuse) return size;
   return round_up(size, 16 / dtype_size(t));
 }
@@ -67,7 +69,8 @@ const Node* k_major_stored(Graph& out, const Node* b, int64_t kp, int64_t np, So
 
 std::unique_ptr<Graph> gemm_align(const Graph& g) {
   return rewrite_graph(g, [](Graph& out, const Node* old, const std::vector<const Node*>& src) -> const Node* {
-    if (old->op != Op::Matmul || old->dtype != DType::Float32) return rebuild(out, old, src);
+    bool half = old->dtype == DType::Float16 || old->dtype == DType::BFloat16;
+    if (old->op != Op::Matmul || (old->dtype != DType::Float32 && !half)) return rebuild(out, old, src);
     const Node* a = old->src[0];
     const Node* b = old->src[1];
     int ra = a->rank(), rb = b->rank(), ro = old->rank();
@@ -76,14 +79,19 @@ std::unique_ptr<Graph> gemm_align(const Graph& g) {
     // (A is copied when K is padded; B when K or N is. torch.mm(a.t(), b.t()) at 3001 x 4097 x 2999 ran 0.44x
     // cuBLAS with its transposed operands left misaligned, the session-10 suite.)
     bool pad = kp != k || np != n;
-    bool k_major_copy = !pad && m >= kKMajorCopyMinM && n >= kGemmAlignMinReuse && k >= kGemmAlignMinReuse &&
-                        !k_contiguous(b);
+    bool k_major_copy = !half && !pad && m >= kKMajorCopyMinM && n >= kGemmAlignMinReuse &&
+                        k >= kGemmAlignMinReuse && !k_contiguous(b);
     if ((!pad && !k_major_copy) || !strided(a, kp == k) || !strided(b, false)) return rebuild(out, old, src);
-    // K is padded on both sides (zero columns of A meet zero rows of B); B's K and N in one K-major copy.
+    // K is padded on both sides (zero columns of A meet zero rows of B); B's K and N in one copy, K-major for
+    // fp32 (16-bit B keeps its layout: the 16-bit tensor-core instructions take either).
     Shape a_shape = src[0]->shape;
     a_shape[static_cast<size_t>(ra - 1)] = kp;
     const Node* a2 = padded_copy(out, src[0], a_shape, old->loc);
-    const Node* b2 = out.permute(k_major_stored(out, src[1], kp, np, old->loc), swap_last(rb), old->loc);
+    Shape b_shape = src[1]->shape;
+    b_shape[static_cast<size_t>(rb - 2)] = kp;
+    b_shape[static_cast<size_t>(rb - 1)] = np;
+    const Node* b2 = half ? padded_copy(out, src[1], b_shape, old->loc)
+                          : out.permute(k_major_stored(out, src[1], kp, np, old->loc), swap_last(rb), old->loc);
     const Node* c = out.matmul(a2, b2, old->loc);
     return np != n ? out.slice(c, ro - 1, 0, n, 1, old->loc) : c;
   });

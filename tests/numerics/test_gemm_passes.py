@@ -52,6 +52,9 @@ B_LAYOUT = [
     ("torch.mm(a, b)", [(255, 264), (264, 260)], "float32", False, "none"),  # aligned, M < 256
     ("a @ b.t()", [(256, 264), (260, 264)], "float32", True, "none"),  # aligned, already K-major
     ("torch.mm(a, b)", [(256, 264), (264, 260)], "float16", False, "none"),  # 16-bit: B as it is
+    # 16-bit rows of an odd K and N (2-byte aligned) are padded, B in its own layout
+    ("torch.mm(a, b)", [(257, 261), (261, 259)], "float16", False, "pad"),
+    ("torch.mm(a, b)", [(257, 262), (262, 260)], "bfloat16", False, "none"),  # 4-byte aligned: as they are
 ]
 SPLIT_COUNT = [
     # (forward, input shapes, matmul space of the partial products, BLOCK_N, num_warps, num_stages)
