@@ -105,6 +105,15 @@ const int64_t kOnlineMaxChunks = 1024;
 // 0.51 (bf16 R = 1024 / 2048: online 0.58 / 0.60 against coop 0.43 / 0.40). So from kCoopColumnMinGroups to
 // kCoopColumnMaxGroups groups (R from 257 to 8192, every looped column measured) is this form.
 const int64_t kCoopColumnChunk = 128;
+// Cooperative column blocks whose loads Triton cannot vectorize (rows not 16-byte aligned: every element its own
+// load and its own 64-bit address) ran out of registers at [128, 64] on 4 warps (255 a thread, two programs a
+// multiprocessor). tests/gpu/colsoftmax_experiment.py --corpus (2026-12-04, kernel time, softmax over dim 1 of
+// randn(2999, 179999).t(), 2.16 GB): [128, 64] on 4 warps 2.92 ms; [256, 32] on 8 warps 2.21 ms (128 registers),
+// [64, 32] on 2 2.24, [128, 32] on 4 2.51; the online form's best [64, 64] on 8 2.20; eager 7.04, and a plain
+// transposing copy of the input 4.10.
+const int64_t kCoopScalarColumnChunk = 256;
+const int64_t kCoopScalarColumnWidth = 32;
+const int kCoopScalarColumnWarps = 8;
 const int64_t kCoopColumnMinGroups = 3;
 const int64_t kCoopColumnMaxGroups = 64;
 
@@ -150,6 +159,7 @@ struct Plan {
                                        // (column block)
   std::map<const Node*, const Node*> online;  // looped softmax columns: max -> its sum of exp, in one pass
   int row_warps = 0;  // warps of held rows that Triton cannot load as vectors; 0: the usual rule (tile / 512)
+  int column_warps = 0;  // warps of cooperative column blocks loaded an element at a time; 0: kColumnWarps
 };
 
 // The widest vector Triton can load the rows with: the elements of 16 bytes that every full-size load along
@@ -381,8 +391,26 @@ Plan plan_reduction(const Group& g, const ValueEmitter& ve, const std::map<const
   // groups, are split the same way: the column block [R, BLOCK_I] of one outer index over GROUPS programs of
   // [BLOCK_R, BLOCK_I], each program's partials [1, BLOCK_I] (a max and a sum of exp per column), one counter per
   // column block. Only softmax pairs (a max and its sum of exp, exchanged together) and full-size outputs.
+  auto scalar_columns = [&]() {
+    int64_t vec = 16 / narrowest_element(g);
+    if (p.i % p.block_i != 0 && p.i % vec != 0) return true;  // (the column mask's runs are shorter)
+    int col = p.inner.back();
+    const auto& acc = ve.accesses();
+    const auto& store = ve.access_is_store();
+    for (size_t k = 0; k < acc.size(); ++k) {
+      if ((k < store.size() && store[k]) || acc[k][static_cast<size_t>(col)] != 1) continue;
+      for (int d = 0; d < static_cast<int>(g.space.size()); ++d) {
+        int rep = ve.rep()[d];
+        if (rep >= 0 && rep != col && acc[k][static_cast<size_t>(d)] % vec != 0) return true;
+      }
+    }
+    return false;
+  };
   if (!p.rows && !p.online.empty() && narrowest_element(g) == 4) {
-    int64_t groups = (p.r + kCoopColumnChunk - 1) / kCoopColumnChunk;
+    // (columns Triton loads an element at a time: narrower and deeper chunks, kCoopScalarColumns below)
+    const bool scalar = scalar_columns();
+    const int64_t chunk = scalar ? kCoopScalarColumnChunk : kCoopColumnChunk;
+    int64_t groups = (p.r + chunk - 1) / chunk;
     std::set<const Node*> paired;
     for (auto [mx, sum] : p.online) paired.insert({mx, sum});
     p.coop = groups >= kCoopColumnMinGroups && groups <= kCoopColumnMaxGroups &&
@@ -390,7 +418,11 @@ Plan plan_reduction(const Group& g, const ValueEmitter& ve, const std::map<const
              std::all_of(stage.begin(), stage.end(), [&](const auto& rs) { return paired.count(rs.first) > 0; });
     if (p.coop) {
       p.online.clear();  // (exchanged, not looped)
-      p.block_r = kCoopColumnChunk;
+      p.block_r = chunk;
+      if (scalar) {
+        p.block_i = kCoopScalarColumnWidth;
+        p.column_warps = kCoopScalarColumnWarps;
+      }
     }
   }
 
@@ -428,21 +460,6 @@ Plan plan_reduction(const Group& g, const ValueEmitter& ve, const std::map<const
   // block's last program as split rows are: each program stores its [1, BLOCK_I] partials and counts in; the
   // last one reduces the block's [PARTS, BLOCK_I] partials along axis 0, in part order. Floating sum, prod, max
   // and min combine from partials (a dot sum's lanes stay plain, split in parts as a tree would be).
-  auto scalar_columns = [&]() {
-    int64_t vec = 16 / narrowest_element(g);
-    if (p.i % p.block_i != 0 && p.i % vec != 0) return true;  // (the column mask's runs are shorter)
-    int col = p.inner.back();
-    const auto& acc = ve.accesses();
-    const auto& store = ve.access_is_store();
-    for (size_t k = 0; k < acc.size(); ++k) {
-      if ((k < store.size() && store[k]) || acc[k][static_cast<size_t>(col)] != 1) continue;
-      for (int d = 0; d < static_cast<int>(g.space.size()); ++d) {
-        int rep = ve.rep()[d];
-        if (rep >= 0 && rep != col && acc[k][static_cast<size_t>(d)] % vec != 0) return true;
-      }
-    }
-    return false;
-  };
   int64_t col_blocks = p.rows ? 0 : p.m * ((p.i + p.block_i - 1) / p.block_i);
   if (!p.rows && !p.persistent && p.one_pass && p.online.empty() && !p.coop && !arg_tiles &&
       col_blocks < kSplitColumnPrograms &&
@@ -1093,6 +1110,7 @@ void lower_reduction(KernelJob& job) {
   int64_t tile = (p.rows ? p.block_m : p.block_i) * p.block_r;
   int64_t warps = std::clamp<int64_t>(tile / (coop ? 1024 : 512), 1, tile > kMaxTile ? 32 : 16);
   if (!p.rows && (p.persistent || coop)) warps = std::min(warps, kColumnWarps);
+  if (p.column_warps) warps = p.column_warps;
   if (!p.rows && p.persistent && !coop && tile <= kColumnOneWarpTile) warps = 1;
   if (p.row_warps) warps = p.row_warps;
   job.launch.num_warps = arg_warps ? arg_warps : static_cast<int>(warps);

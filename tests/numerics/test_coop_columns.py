@@ -108,3 +108,14 @@ def test_cooperative_columns_rule(tmp_path):
     for i, (call, inp, coop) in enumerate(cases):
         text = convert_forward(tmp_path, f"rule{i}", call, inp).read_text()
         assert ("a cooperative column block" in text) == coop, f"{call} on {inp}: expected cooperative={coop}\n{text}"
+
+
+def test_unaligned_columns_tile(tmp_path):
+    # Columns whose rows are not 16-byte aligned (70 floats apart; every element its own load) take chunks of 256 rows
+    # on 32 lanes and 8 warps (registers: lower_reduction.cpp, kCoopScalarColumnChunk); aligned ones 128 x 64 on 4.
+    # CASES above run the unaligned form's values.
+    for name, inp, tile in (("unaligned", "torch.randn(2, 1000, 70)", ("BLOCK_I=32", "256)", "num_warps=8")),
+                            ("aligned", "torch.randn(2, 1000, 64)", ("BLOCK_I=64", "128)", "num_warps=4"))):
+        text = convert_forward(tmp_path, name, "torch.softmax(x, dim=1)", inp).read_text()
+        assert "a cooperative column block" in text, text
+        assert all(t in text for t in tile), f"{inp}: expected {tile}\n{text}"
