@@ -189,6 +189,20 @@ TEST(Fuse, SiblingReductionsOverTheSameInputsShareAKernel) {
   EXPECT_EQ(text.find("a_ptr + (rows * 130 + r)"), text.rfind("a_ptr + (rows * 130 + r)")) << text;  // one load
 }
 
+// A reduction of x joins the kernel reducing a pointwise value of x over the same axes ((x * x).sum() next to
+// x.amax()): one read of x for both.
+TEST(Fuse, ReductionOfAnInputJoinsTheKernelOfItsPointwiseSibling) {
+  Built b;
+  const Node* x = b.in("x", {37, 130});
+  const Node* sq = b.g->reduce(Op::Sum, b.g->binary(Op::Mul, x, x), {1}, false);
+  const Node* mx = b.g->reduce(Op::Max, x, {1}, false);
+  b.g->outputs = {b.g->binary(Op::Add, sq, mx)};
+  Schedule s = fuse(decompose(*b.g));
+  ASSERT_EQ(s.groups.size(), 1u);
+  std::string text = lower_to_text(s, {"x"});
+  EXPECT_EQ(text.find("x_ptr + (rows * 130 + r)"), text.rfind("x_ptr + (rows * 130 + r)")) << text;  // one load
+}
+
 // Reductions over other axes do not join: the sibling rule needs the same axes.
 TEST(Fuse, SiblingReductionsOverOtherAxesStayApart) {
   Built b;
