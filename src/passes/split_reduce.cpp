@@ -28,6 +28,8 @@ namespace {
 constexpr int64_t kMinRows = 256;     // fewer kept rows than this leaves most of the GPU idle
 constexpr int64_t kLongRow = 1 << 16;
 constexpr int64_t kMaxParts = 2048;
+constexpr int64_t kMinNaturalPart = 1024;   // elements of a part split at the tensor's own dims
+constexpr int64_t kMinNaturalParts = 1024;  // and parts (programs) at least
 // Chunk of a split argmax/argmin: one program each (4096 fp32 = 16 KB), so that a whole-tensor argmax of
 // 16.8M elements runs on ~4100 programs instead of one.
 constexpr int64_t kArgChunk = 4096;
@@ -135,6 +137,19 @@ std::unique_ptr<Graph> split_reduce(const Graph& g) {
     for (auto a : axes) r *= x->shape[a];
     int64_t rows = numel(x->shape) / std::max<int64_t>(r, 1);
     if (!trailing || rows >= kMinRows || r < kLongRow) return rebuild(out, old, src);
+    // Split where the tensor's own dims split, when that leaves enough rows of long enough parts: no reshape, so
+    // the partial reduction keeps the space of the row kernels around it (the rows of a log_softmax that the sum
+    // of a KL divergence reads, x.sum(dim=-1) beside x.min()) and can join them.
+    for (size_t j = 1; j < axes.size(); ++j) {
+      int64_t inner = 1;
+      for (size_t t = j; t < axes.size(); ++t) inner *= x->shape[static_cast<size_t>(axes[t])];
+      if (inner < kMinNaturalPart || rows * (r / inner) < kMinNaturalParts) continue;
+      std::vector<int64_t> inner_axes(axes.begin() + static_cast<int64_t>(j), axes.end()),
+          outer_axes(axes.begin(), axes.begin() + static_cast<int64_t>(j));
+      const Node* partial = out.reduce(old->op, x, inner_axes, false, old->loc, old->attr.str);
+      const Node* total = out.reduce(old->op, partial, outer_axes, false, old->loc, old->attr.str);
+      return out.reshape(total, old->shape, old->loc);
+    }
     int64_t parts = choose_parts(r);
     if (parts < 2) return rebuild(out, old, src);
     Shape kept(x->shape.begin(), x->shape.end() - static_cast<int64_t>(axes.size()));
