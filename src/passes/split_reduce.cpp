@@ -30,6 +30,9 @@ constexpr int64_t kLongRow = 1 << 16;
 constexpr int64_t kMaxParts = 2048;
 constexpr int64_t kMinNaturalPart = 1024;   // elements of a part split at the tensor's own dims
 constexpr int64_t kMinNaturalParts = 1024;  // and parts (programs) at least
+// and parts held in registers (longer ones, like the 97 x 673 planes of a per-sample layer norm, were 1.27x slower
+// than the reshaped split's parts of 1552 on the H200)
+constexpr int64_t kMaxNaturalPart = 16384;
 // Chunk of a split argmax/argmin: one program each (4096 fp32 = 16 KB), so that a whole-tensor argmax of
 // 16.8M elements runs on ~4100 programs instead of one.
 constexpr int64_t kArgChunk = 4096;
@@ -40,6 +43,21 @@ int64_t choose_parts(int64_t r) {
     if (r % p == 0) return p;
   }
   return 1;
+}
+
+// Does every leaf of the same-shaped pointwise tree of `n` (what a reduction of `n` loads) walk its last dim
+// contiguously? Split at the dims, rows of a transposed input would be read across memory (loss_mse_written_
+// transposed ran 1.9x slower on the H200 than the reshaped split, which reads such an input in its own order).
+bool last_dim_walked(const Node* n) {
+  if (n->op == Op::Const) return true;
+  if (is_pointwise(n->op)) {
+    for (auto* s : n->src) {
+      if (s->shape == n->shape && !last_dim_walked(s)) return false;
+    }
+    return true;
+  }
+  std::vector<int64_t> st;
+  return !view_strides(n, st) || st.empty() || st.back() == 1 || n->shape.back() == 1;
 }
 
 // `n` seen through `view` (a chain of views giving shape `to`), sunk through same-shaped pointwise ops to the
@@ -143,7 +161,10 @@ std::unique_ptr<Graph> split_reduce(const Graph& g) {
     for (size_t j = 1; j < axes.size(); ++j) {
       int64_t inner = 1;
       for (size_t t = j; t < axes.size(); ++t) inner *= x->shape[static_cast<size_t>(axes[t])];
-      if (inner < kMinNaturalPart || rows * (r / inner) < kMinNaturalParts) continue;
+      if (inner < kMinNaturalPart || inner > kMaxNaturalPart || rows * (r / inner) < kMinNaturalParts ||
+          !last_dim_walked(x)) {
+        continue;
+      }
       std::vector<int64_t> inner_axes(axes.begin() + static_cast<int64_t>(j), axes.end()),
           outer_axes(axes.begin(), axes.begin() + static_cast<int64_t>(j));
       const Node* partial = out.reduce(old->op, x, inner_axes, false, old->loc, old->attr.str);

@@ -38,7 +38,17 @@ def test_natural_split(tmp_path):
     assert not failures, "\n".join(failures)
 
 
-def test_flat_tensor_keeps_reshaped_split(tmp_path):
-    # 64 rows of 65536: too few parts at the dims (64 < 1024), so the reshaped split (2048 parts of 2048) stays
-    convert_forward(tmp_path, "flat", "x.sum()", "torch.randn(64, 65536)")
-    assert "reduction space [2048, 2048] axes {1}" in emitted_kernels(tmp_path / "flat.py")
+def test_reshaped_split_stays(tmp_path):
+    # (forward, inputs, params, the reshaped split's partial kernel): 64 rows of 65536 are too few parts at the dims
+    # (64 < 1024); a transposed input would be read across memory at the dims; planes of 128 x 129 (16512 > 16384
+    # elements) would not be held in registers
+    cases = [
+        ("x.sum()", "torch.randn(64, 65536)", "x", "reduction space [2048, 2048] axes {1}"),
+        ("((a.t() - b) ** 2).sum()", "torch.randn(1031, 1024), torch.randn(1024, 1031)", "a, b",
+         "reduction space [1031, 1024] axes {1}"),
+        ("x.abs().mean()", "torch.randn(1024, 128, 129)", "x", "reduction space [2048, 8256] axes {1}"),
+    ]
+    for i, (expr, inputs, params, space) in enumerate(cases):
+        convert_forward(tmp_path, f"rs{i}", expr, inputs, params=params)
+        kernels = emitted_kernels(tmp_path / f"rs{i}.py")
+        assert space in kernels, f"{expr}: expected '{space}' among\n{kernels}"
