@@ -203,6 +203,31 @@ const TExpr* ValueEmitter::offset(const std::vector<int64_t>& strides) {
   return off;
 }
 
+bool ValueEmitter::aligned_load(const std::vector<int64_t>& strides, int64_t base) const {
+  const AlignedRun& a = aligned;
+  if (a.dim < 0 || strides[static_cast<size_t>(a.dim)] != 1 || ((base % a.vec) + a.vec) % a.vec != a.base) {
+    return false;
+  }
+  // (every dim the offset walks: a stride of 0 where the reference's is not congruent to 0 breaks the alignment,
+  // as for the vector of a mat-vec, broadcast over the rows)
+  for (size_t d = 0; d < strides.size(); ++d) {
+    if (static_cast<int>(d) == a.dim || rep_[d] != static_cast<int>(d) || run_size(static_cast<int>(d)) <= 1) continue;
+    if (((strides[d] % a.vec) + a.vec) % a.vec != a.residues[d]) return false;
+  }
+  return true;
+}
+
+const TExpr* ValueEmitter::aligned_offset(const std::vector<int64_t>& strides) {
+  const TExpr* start = aligned.start;
+  for (size_t d = 0; d < strides.size(); ++d) {
+    if (static_cast<int>(d) == aligned.dim || rep_[d] != static_cast<int>(d) || strides[d] == 0) continue;
+    TZ_ASSERT(d < aligned.row.size() && aligned.row[d], "an aligned load along a dim without a scalar row index");
+    const TExpr* idx = aligned.row[d];
+    start = b_.add(strides[d] == 1 ? idx : b_.mul(idx, b_.i(strides[d])), start);
+  }
+  return b_.add(b_.call("tl.multiple_of", {start, b_.i(aligned.vec)}), aligned.lanes);
+}
+
 const TExpr* ValueEmitter::mask_for(const std::vector<int64_t>& strides) const {
   std::vector<char> used(axis_mask.size(), 0);
   for (size_t d = 0; d < strides.size(); ++d) {
@@ -305,6 +330,10 @@ const TExpr* ValueEmitter::compute(const Node* n, const std::vector<int>& map) {
     int64_t base = 0;
     std::vector<int64_t> ignored;
     TZ_ASSERT(view_layout(n, ignored, base), "a view that needs a copy reached a kernel");
+    if (aligned_load(strides, base) && !inside) {
+      off = aligned_offset(strides);
+      base = 0;
+    }
     if (base != 0 && off) off = base > 0 ? b_.add(off, b_.i(base)) : b_.op(TOp::Sub, {off, b_.i(-base)});
     else if (base != 0) off = b_.i(base);
     if (off) ptr = b_.add(ptr, off);

@@ -58,6 +58,20 @@ class ValueEmitter {
   const TExpr* flat_index = nullptr;     // the flat offset over the whole space, where the kind has one
   std::vector<int> axis_of;              // per kernel dim: tile axis it varies along, -1 for scalar dims
   std::vector<const TExpr*> axis_mask;   // per tile axis (null: no mask needed)
+  // Loads along kernel dim `dim` from an aligned start (peeled rows, lower_reduction.cpp): a load with unit stride
+  // along it, no view offset, and other strides congruent to `residues` modulo `vec` elements reads at
+  // tl.multiple_of(<its offset along the other dims, from the scalar `row` indices> + start, vec) + lanes, which
+  // Triton loads as vectors. The kind guarantees that offset + start is a multiple of vec for such loads.
+  struct AlignedRun {
+    int dim = -1;
+    const TExpr* start = nullptr;
+    const TExpr* lanes = nullptr;
+    int64_t vec = 1;
+    std::vector<int64_t> residues;  // per kernel dim
+    int64_t base = 0;               // the view offset's residue
+    std::vector<const TExpr*> row;  // per kernel dim: the row's index as a scalar (the hinted start is scalar)
+  };
+  AlignedRun aligned;
   // Reductions and scans are the kind's business: returns the value of a Reduce or Scan node.
   std::function<const TExpr*(const Node*)> on_reduce;
   // Likewise pooling: the window kind loads the input at window offsets and returns the pooled value.
@@ -85,6 +99,8 @@ class ValueEmitter {
  private:
   std::vector<int64_t> access_strides(const Node* view, const std::vector<int>& map) const;
   const TExpr* offset(const std::vector<int64_t>& strides);
+  bool aligned_load(const std::vector<int64_t>& strides, int64_t base) const;
+  const TExpr* aligned_offset(const std::vector<int64_t>& strides);
   const TExpr* ptr_base(const Node* n);
   const TExpr* compute(const Node* n, const std::vector<int>& map);
   const TExpr* pointwise(const Node* n, std::vector<const TExpr*> a);
