@@ -826,11 +826,9 @@ void lower_reduction(KernelJob& job) {
       return done[red];
     };
     std::map<const Node*, const TExpr*> chunk_value;  // split rows: an argmax/argmin's chunk extreme
-    // Peeled rows: a row read once, one program per row, whose full-size loads start misaligned (rows 40009
-    // floats apart) is read as whole chunks from its first 16-byte boundary, which Triton loads as vectors
-    // (tl.multiple_of on the chunk's start), and its head (< 16 bytes) and tail as two masked chunks. Measured on
-    // the H200 (tests/gpu/tiles_experiment.py --only matvec, torch.mv over [24001, 40009] fp32, kernel time): the
-    // masked chunks from the row's start 1.06 ms, peeled 0.91 (eager 0.93).
+    // Peeled rows: a row read once, one program per row, whose loads start misaligned (rows 65537 floats apart)
+    // is read as whole chunks from its first 16-byte boundary, which Triton loads as vectors (tl.multiple_of on the
+    // chunk's start), and its head (< 16 bytes) and tail as two masked chunks.
     struct {
       int64_t vec = 0;
       std::vector<int64_t> residues;
@@ -877,6 +875,17 @@ void lower_reduction(KernelJob& job) {
           inner *= size;
         }
         peel.head = b.op(TOp::Mod, {b.op(TOp::Sub, {b.i(vec), b.op(TOp::Mod, {off, b.i(vec)})}), b.i(vec)});
+      }
+      // Only when every load along the row shares that alignment: the peel moves the chunks off the row's start,
+      // so a load aligned with the row's start (the vector of a mat-vec, broadcast over the rows) would lose its
+      // vectors. On the H200 (A/B, 2026-12-04): torch.mv over [24001, 40009] 1.08 -> 1.68 ms peeled so (A's loads
+      // vectors, x's scalar), red_max_long_rows_nan (one input) 0.55 -> 0.48.
+      for (size_t k = 0; k < acc.size() && peel.vec; ++k) {
+        if ((k < store.size() && store[k]) || acc[k][static_cast<size_t>(rdim)] != 1) continue;
+        for (int d : p.outer) {
+          int64_t st = acc[k][static_cast<size_t>(d)];
+          if (ve.run_size(d) > 1 && ((st % vec) + vec) % vec != peel.residues[static_cast<size_t>(d)]) peel.vec = 0;
+        }
       }
     }
     int stages = 0;
