@@ -505,7 +505,8 @@ void lower_conv(KernelJob& job) {
   const TExpr* valid = nullptr;
   const TExpr* x_off = nullptr;
   const TExpr* w_off = nullptr;
-  bool x_spans = nb && sx[0] && !image_tiles && !row_tiles;  // whether the input pointers vary along the tile's positions
+  // whether the input pointers vary along the tile's positions
+  bool x_spans = nb && sx[0] && !image_tiles && !row_tiles;
   for (int d = 0; d < nd; ++d) {
     std::string sd = std::to_string(d);
     const TExpr* kd = k[d] ? scaled(k[d], dil[d]) : nullptr;

@@ -951,70 +951,70 @@ void lower_reduction(KernelJob& job) {
       std::vector<TStmt> after;  // the compensated adds, after a block's chunks
       // Accumulates one chunk (set up in lp.body) into the stage's accumulators.
       auto accumulate = [&](TStmt& lp) {
-      ve.out = &lp.body;
-      ve.clear_cache();
-      for (auto& [node, value] : done) ve.keep_in_cache(node, group_map(g, node), value);
-      for (size_t k = 0; k < reds.size(); ++k) {
-        const Node* red = reds[k];
-        const std::string& acc = accs[k];
-        const std::string& acc_i = acc_is[k];
-        const TExpr* v = masked_input(red);
-        const TExpr* a = b.var(acc);
-        if (!acc_i.empty()) {
-          std::string better = ve.fresh("better");
-          TOp cmp = red->op == Op::ArgMax ? TOp::Gt : TOp::Lt;
-          // A lane keeps its first extreme value (strict comparison) and, once it has seen a NaN, its first NaN.
-          const TExpr* win = b.op(cmp, {v, a});
-          if (is_floating(red->src[0]->dtype)) {
-            win = b.op(TOp::Or, {win, b.band(b.op(TOp::Ne, {v, v}), b.op(TOp::Eq, {a, a}))});
-          }
-          lp.body.push_back(TileBuilder::assign(better, win));
-          lp.body.push_back(TileBuilder::assign(acc_i, b.op(TOp::Where, {b.var(better), r_var, b.var(acc_i)})));
-          lp.body.push_back(TileBuilder::assign(acc, b.op(TOp::Where, {b.var(better), v, a})));
-        } else if (!comps[k].empty()) {
-          lp.body.push_back(TileBuilder::assign(parts[k], b.add(b.var(parts[k]), v)));
-          // after the chunks of a block: t = acc + part; comp += what t lost of the smaller operand; acc = t
-          const TExpr* pv = b.var(parts[k]);
-          std::string t = ve.fresh("t");
-          after.push_back(TileBuilder::assign(t, b.add(a, pv)));
-          const TExpr* tv = b.var(t);
-          const TExpr* lost_p = b.add(b.op(TOp::Sub, {a, tv}), pv);
-          const TExpr* lost_a = b.add(b.op(TOp::Sub, {pv, tv}), a);
-          const TExpr* a_bigger = b.op(TOp::Ge, {b.op(TOp::Abs, {a}), b.op(TOp::Abs, {pv})});
-          after.push_back(TileBuilder::assign(
-              comps[k], b.add(b.var(comps[k]), b.op(TOp::Where, {a_bigger, lost_p, lost_a}))));
-          after.push_back(TileBuilder::assign(acc, tv));
-        } else {
-          if (!online_accs[k].empty()) {
-            // Online softmax: the lane's sum of exp(y - m) against its running max m. One exp per element,
-            // e = exp(min(y, m) - max(y, m)): y above m rescales the sum (s * e + 1), else adds its own term
-            // (y == m, -inf included, adds 1: a lane of -inf counts its elements, scaled by exp(-inf - max) = 0
-            // afterwards, or NaN for a column of -inf, as in PyTorch; a NaN makes e, the sum and m NaN).
-            if (v->op != TOp::Var) {
-              std::string y = ve.fresh("y");
-              lp.body.push_back(TileBuilder::assign(y, v));
-              v = b.var(y);
+        ve.out = &lp.body;
+        ve.clear_cache();
+        for (auto& [node, value] : done) ve.keep_in_cache(node, group_map(g, node), value);
+        for (size_t k = 0; k < reds.size(); ++k) {
+          const Node* red = reds[k];
+          const std::string& acc = accs[k];
+          const std::string& acc_i = acc_is[k];
+          const TExpr* v = masked_input(red);
+          const TExpr* a = b.var(acc);
+          if (!acc_i.empty()) {
+            std::string better = ve.fresh("better");
+            TOp cmp = red->op == Op::ArgMax ? TOp::Gt : TOp::Lt;
+            // A lane keeps its first extreme value (strict comparison) and, once it has seen a NaN, its first NaN.
+            const TExpr* win = b.op(cmp, {v, a});
+            if (is_floating(red->src[0]->dtype)) {
+              win = b.op(TOp::Or, {win, b.band(b.op(TOp::Ne, {v, v}), b.op(TOp::Eq, {a, a}))});
             }
-            lp.body.push_back(TileBuilder::comment(
-                "online softmax: each lane's sum of exp against its running max, rescaled when the max grows"));
-            std::string e = ve.fresh("e");
-            const TExpr* gap = b.op(TOp::Sub, {b.op(TOp::Minimum, {v, a}), b.op(TOp::NanMaximum, {v, a})});
-            lp.body.push_back(TileBuilder::assign(
-                e, b.op(TOp::Exp, {b.op(TOp::Where, {b.op(TOp::Eq, {v, a}), b.f(0.0), gap})})));
-            const TExpr* sv = b.var(online_accs[k]);
-            const TExpr* ev = b.var(e);
-            lp.body.push_back(TileBuilder::assign(
-                online_accs[k], b.op(TOp::Where, {b.op(TOp::Gt, {v, a}), b.add(b.mul(sv, ev), b.f(1.0)),
-                                                  b.add(sv, ev)})));
+            lp.body.push_back(TileBuilder::assign(better, win));
+            lp.body.push_back(TileBuilder::assign(acc_i, b.op(TOp::Where, {b.var(better), r_var, b.var(acc_i)})));
+            lp.body.push_back(TileBuilder::assign(acc, b.op(TOp::Where, {b.var(better), v, a})));
+          } else if (!comps[k].empty()) {
+            lp.body.push_back(TileBuilder::assign(parts[k], b.add(b.var(parts[k]), v)));
+            // after the chunks of a block: t = acc + part; comp += what t lost of the smaller operand; acc = t
+            const TExpr* pv = b.var(parts[k]);
+            std::string t = ve.fresh("t");
+            after.push_back(TileBuilder::assign(t, b.add(a, pv)));
+            const TExpr* tv = b.var(t);
+            const TExpr* lost_p = b.add(b.op(TOp::Sub, {a, tv}), pv);
+            const TExpr* lost_a = b.add(b.op(TOp::Sub, {pv, tv}), a);
+            const TExpr* a_bigger = b.op(TOp::Ge, {b.op(TOp::Abs, {a}), b.op(TOp::Abs, {pv})});
+            after.push_back(TileBuilder::assign(
+                comps[k], b.add(b.var(comps[k]), b.op(TOp::Where, {a_bigger, lost_p, lost_a}))));
+            after.push_back(TileBuilder::assign(acc, tv));
+          } else {
+            if (!online_accs[k].empty()) {
+              // Online softmax: the lane's sum of exp(y - m) against its running max m. One exp per element,
+              // e = exp(min(y, m) - max(y, m)): y above m rescales the sum (s * e + 1), else adds its own term
+              // (y == m, -inf included, adds 1: a lane of -inf counts its elements, scaled by exp(-inf - max) = 0
+              // afterwards, or NaN for a column of -inf, as in PyTorch; a NaN makes e, the sum and m NaN).
+              if (v->op != TOp::Var) {
+                std::string y = ve.fresh("y");
+                lp.body.push_back(TileBuilder::assign(y, v));
+                v = b.var(y);
+              }
+              lp.body.push_back(TileBuilder::comment(
+                  "online softmax: each lane's sum of exp against its running max, rescaled when the max grows"));
+              std::string e = ve.fresh("e");
+              const TExpr* gap = b.op(TOp::Sub, {b.op(TOp::Minimum, {v, a}), b.op(TOp::NanMaximum, {v, a})});
+              lp.body.push_back(TileBuilder::assign(
+                  e, b.op(TOp::Exp, {b.op(TOp::Where, {b.op(TOp::Eq, {v, a}), b.f(0.0), gap})})));
+              const TExpr* sv = b.var(online_accs[k]);
+              const TExpr* ev = b.var(e);
+              lp.body.push_back(TileBuilder::assign(
+                  online_accs[k], b.op(TOp::Where, {b.op(TOp::Gt, {v, a}), b.add(b.mul(sv, ev), b.f(1.0)),
+                                                    b.add(sv, ev)})));
+            }
+            // (a lane's floating max/min turns NaN at its first NaN and stays NaN)
+            bool fp = is_floating(red->src[0]->dtype);
+            TOp combine = red->op == Op::Sum ? TOp::Add : red->op == Op::Prod ? TOp::Mul
+                          : red->op == Op::Max ? (fp ? TOp::NanMaximum : TOp::Maximum)
+                                               : (fp ? TOp::NanMinimum : TOp::Minimum);
+            lp.body.push_back(TileBuilder::assign(acc, b.op(combine, {a, v})));
           }
-          // (a lane's floating max/min turns NaN at its first NaN and stays NaN)
-          bool fp = is_floating(red->src[0]->dtype);
-          TOp combine = red->op == Op::Sum ? TOp::Add : red->op == Op::Prod ? TOp::Mul
-                        : red->op == Op::Max ? (fp ? TOp::NanMaximum : TOp::Maximum)
-                                             : (fp ? TOp::NanMinimum : TOp::Minimum);
-          lp.body.push_back(TileBuilder::assign(acc, b.op(combine, {a, v})));
         }
-      }
       };
       const bool peeled = peel.vec > 1 && !blocked;
       if (peeled) {
@@ -1022,13 +1022,17 @@ void lower_reduction(KernelJob& job) {
         // its tail as two masked chunks
         std::string head = ve.fresh("head"), end = ve.fresh("aligned_end");
         body.push_back(TileBuilder::assign(head, peel.head));
-        body.push_back(TileBuilder::assign(
-            end, b.add(b.var(head), b.mul(b.op(TOp::FloorDiv, {b.op(TOp::Sub, {R, b.var(head)}), block_r}), block_r))));
+        const TExpr* whole_chunks = b.op(TOp::FloorDiv, {b.op(TOp::Sub, {R, b.var(head)}), block_r});
+        body.push_back(TileBuilder::assign(end, b.add(b.var(head), b.mul(whole_chunks, block_r))));
         outer.start = b.var(head);
         outer.stop = b.var(end);
         setup_chunk(b.var(loop.var), loop.body, true);
-        ve.aligned = {p.reduced[0], b.var(loop.var), b.expand(b.arange(block_r), red_index),
-                      peel.vec,     peel.residues,   0, peel.row_index};
+        ve.aligned.dim = p.reduced[0];
+        ve.aligned.start = b.var(loop.var);
+        ve.aligned.lanes = b.expand(b.arange(block_r), red_index);
+        ve.aligned.vec = peel.vec;
+        ve.aligned.residues = peel.residues;
+        ve.aligned.row = peel.row_index;
         accumulate(loop);
         ve.aligned = {};
         TStmt edges{TStmtKind::For};
