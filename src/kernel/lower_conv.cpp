@@ -408,6 +408,7 @@ void lower_conv(KernelJob& job) {
   const TExpr* row_l = nullptr;  // and those the loads read (wrapped around in a partial tile)
   const TExpr* col_l = nullptr;
   const bool partial_image = image_tiles && s_out % block_p != 0;
+  const bool scalar_image = image_tiles || row_tiles;  // a tile's positions lie in one image (nb a scalar)
   if (row_tiles) {
     if (batch > 1) nb = assign(body, "nb", per_image > 1 ? b.op(TOp::FloorDiv, {pid_p, b.i(per_image)}) : pid_p);
     const TExpr* tile = batch > 1 && per_image > 1 ? b.op(TOp::Mod, {pid_p, b.i(per_image)}) : pid_p;
@@ -432,7 +433,7 @@ void lower_conv(KernelJob& job) {
   // Out-of-range rows and columns wrap around instead of masking every load; the store is masked.
   cw = cog % block_co ? assign(body, "cw", b.op(TOp::Mod, {rc, COG})) : rc;
   const TExpr* pw = rp && positions % block_p ? assign(body, "pw", b.op(TOp::Mod, {rp, P})) : rp;
-  if (!image_tiles && !row_tiles) {
+  if (!scalar_image) {
     sp = pw;
     if (batch > 1 && s_out > 1) {
       nb = assign(body, "nb", b.op(TOp::FloorDiv, {pw, b.i(s_out)}));
@@ -506,7 +507,7 @@ void lower_conv(KernelJob& job) {
   const TExpr* x_off = nullptr;
   const TExpr* w_off = nullptr;
   // whether the input pointers vary along the tile's positions
-  bool x_spans = nb && sx[0] && !image_tiles && !row_tiles;
+  bool x_spans = nb && sx[0] && !scalar_image;
   for (int d = 0; d < nd; ++d) {
     std::string sd = std::to_string(d);
     const TExpr* kd = k[d] ? scaled(k[d], dil[d]) : nullptr;
@@ -619,7 +620,6 @@ void lower_conv(KernelJob& job) {
   }
   if (!merged) ve.merge_dims([](int) { return false; });
   const TExpr* co_full = grp ? b.add(b.mul(grp, COG), rc) : rc;
-  const bool scalar_image = image_tiles || row_tiles;
   ve.index[0] = !nb ? b.i(0) : scalar_image ? nb : b.expand(nb, "None, :");
   ve.index[1] = b.expand(co_full, ":, None");
   ve.axis_of[0] = scalar_image ? -1 : 1;

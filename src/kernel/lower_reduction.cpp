@@ -162,24 +162,29 @@ struct Plan {
   int column_warps = 0;  // warps of cooperative column blocks loaded an element at a time; 0: kColumnWarps
 };
 
-// The widest vector Triton can load the rows with: the elements of 16 bytes that every full-size load along
-// the innermost reduced dim reaches at aligned steps, given its strides along the tile's other dims (a row
+// The widest vector Triton can load the full-size loads walking kernel dim `along` with: the elements of 16
+// bytes (up to 16 / elem_bytes) that divide each such load's stride along every other dim the tile walks (a row
 // stride of 151 bf16 allows 1; base pointers are taken as 16-byte aligned, as Triton specializes them).
-int64_t row_vector(const Plan& p, const ValueEmitter& ve, int64_t elem_bytes) {
+int64_t load_vector(const ValueEmitter& ve, int along, int64_t elem_bytes) {
   int64_t vec = std::max<int64_t>(1, 16 / elem_bytes);
-  const int last = p.reduced.back();
   const auto& acc = ve.accesses();
   const auto& store = ve.access_is_store();
   for (size_t k = 0; k < acc.size(); ++k) {
-    if ((k < store.size() && store[k]) || std::abs(acc[k][last]) != 1) continue;
-    for (const auto* dims : {&p.outer, &p.reduced}) {
-      for (int d : *dims) {
-        if (d == last || ve.run_size(d) <= 1 || acc[k][d] == 0) continue;
-        while (vec > 1 && std::abs(acc[k][d]) % vec) vec /= 2;
+    if ((k < store.size() && store[k]) || std::abs(acc[k][static_cast<size_t>(along)]) != 1) continue;
+    for (size_t d = 0; d < acc[k].size(); ++d) {
+      if (static_cast<int>(d) == along || ve.rep()[d] != static_cast<int>(d) || ve.run_size(static_cast<int>(d)) <= 1) {
+        continue;
       }
+      while (vec > 1 && std::abs(acc[k][d]) % vec) vec /= 2;
     }
   }
   return vec;
+}
+
+// The warps of a tile of `tile` elements when no form asks for others: one per 512 elements (1024 in cooperative
+// kernels), up to 16 (32 for tiles past kMaxTile).
+int64_t usual_warps(int64_t tile, bool coop) {
+  return std::clamp<int64_t>(tile / (coop ? 1024 : 512), 1, tile > kMaxTile ? 32 : 16);
 }
 
 // Stage of each reduction of the group: 0 when it reads no other reduction of the group (through the values it
@@ -392,19 +397,9 @@ Plan plan_reduction(const Group& g, const ValueEmitter& ve, const std::map<const
   // [BLOCK_R, BLOCK_I], each program's partials [1, BLOCK_I] (a max and a sum of exp per column), one counter per
   // column block. Only softmax pairs (a max and its sum of exp, exchanged together) and full-size outputs.
   auto scalar_columns = [&]() {
-    int64_t vec = 16 / narrowest_element(g);
+    const int64_t elem = narrowest_element(g), vec = 16 / elem;
     if (p.i % p.block_i != 0 && p.i % vec != 0) return true;  // (the column mask's runs are shorter)
-    int col = p.inner.back();
-    const auto& acc = ve.accesses();
-    const auto& store = ve.access_is_store();
-    for (size_t k = 0; k < acc.size(); ++k) {
-      if ((k < store.size() && store[k]) || acc[k][static_cast<size_t>(col)] != 1) continue;
-      for (int d = 0; d < static_cast<int>(g.space.size()); ++d) {
-        int rep = ve.rep()[d];
-        if (rep >= 0 && rep != col && acc[k][static_cast<size_t>(d)] % vec != 0) return true;
-      }
-    }
-    return false;
+    return load_vector(ve, p.inner.back(), elem) < vec;
   };
   if (!p.rows && !p.online.empty() && narrowest_element(g) == 4) {
     // (columns Triton loads an element at a time: narrower and deeper chunks, kCoopScalarColumns below)
@@ -491,10 +486,9 @@ Plan plan_reduction(const Group& g, const ValueEmitter& ve, const std::map<const
   // exchange per element: 249 shuffles for a lane's 16 elements in a softmax entropy over 151 classes (issue
   // time 1.6 ms against a 0.15 ms bandwidth floor). With 8 elements of a row a lane, most of a reduction is the
   // lane's own additions.
-  const int64_t usual_tile = p.block_m * p.block_r,
-                usual_warps = std::clamp<int64_t>(usual_tile / 512, 1, usual_tile > kMaxTile ? 32 : 16);
   if (p.rows && p.persistent && !p.coop && !p.split && p.arg_warps == 0 && !p.reduced.empty() &&
-      p.block_r < 32 * usual_warps * kRowLaneElems && row_vector(p, ve, narrowest_element(g)) == 1 &&
+      p.block_r < 32 * usual_warps(p.block_m * p.block_r, false) * kRowLaneElems &&
+      load_vector(ve, p.reduced.back(), narrowest_element(g)) == 1 &&
       p.block_r >= 32 * kRowLaneElems) {
     p.row_warps = static_cast<int>(std::min<int64_t>(16, p.block_r / (32 * kRowLaneElems)));
     p.block_m = std::clamp<int64_t>(p.row_warps * 32 * kRowLaneElems * 4 / p.block_r, 1, next_pow2(p.m));
@@ -844,24 +838,33 @@ void lower_reduction(KernelJob& job) {
                      [](const Node* red) { return red->op == Op::ArgMax || red->op == Op::ArgMin; })) {
       const int rdim = p.reduced[0];
       const int64_t vec = 16 / elem;
+      auto residue = [&](int64_t stride) { return ((stride % vec) + vec) % vec; };
+      // The loads along the row. Peeled only when they all share one misaligned start (the peel moves the chunks
+      // off the row's start, so a load aligned with it, as the vector of a mat-vec broadcast over the rows, would
+      // lose its vectors. On the H200, A/B 2026-12-04: torch.mv over [24001, 40009] 1.08 -> 1.68 ms peeled so,
+      // red_max_long_rows_nan, one input, 0.55 -> 0.48).
+      std::vector<const std::vector<int64_t>*> row_loads;
       const auto& acc = ve.accesses();
       const auto& store = ve.access_is_store();
-      for (size_t k = 0; k < acc.size() && !peel.vec; ++k) {
-        if ((k < store.size() && store[k]) || acc[k][static_cast<size_t>(rdim)] != 1) continue;
-        bool spans = true, misaligned = false;
-        for (int d : p.outer) {
-          int64_t st = acc[k][static_cast<size_t>(d)];
-          spans = spans && (ve.run_size(d) == 1 || st != 0);
-          misaligned = misaligned || (ve.run_size(d) > 1 && st % vec != 0);
-        }
-        if (!spans || !misaligned) continue;
+      for (size_t k = 0; k < acc.size(); ++k) {
+        if (!(k < store.size() && store[k]) && acc[k][static_cast<size_t>(rdim)] == 1) row_loads.push_back(&acc[k]);
+      }
+      auto same_start = [&](const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
+        return std::all_of(p.outer.begin(), p.outer.end(), [&](int d) {
+          return ve.run_size(d) == 1 || residue(a[static_cast<size_t>(d)]) == residue(b[static_cast<size_t>(d)]);
+        });
+      };
+      const std::vector<int64_t> aligned_row(g.space.size(), 0);
+      if (!row_loads.empty() && !same_start(*row_loads[0], aligned_row) &&
+          std::all_of(row_loads.begin(), row_loads.end(), [&](auto* l) { return same_start(*l, *row_loads[0]); })) {
         peel.vec = vec;
-        peel.residues.assign(acc[k].size(), 0);
-        for (size_t d = 0; d < acc[k].size(); ++d) peel.residues[d] = ((acc[k][d] % vec) + vec) % vec;
-        // the row's offset modulo vec, from the program's row split over the outer dims like split_index does
+        peel.residues.assign(g.space.size(), 0);
+        for (size_t d = 0; d < g.space.size(); ++d) peel.residues[d] = residue((*row_loads[0])[d]);
+        // the row's index along each outer dim, from the program's row split like split_index does, and its
+        // offset modulo vec
         const TExpr* off = nullptr;
         int64_t inner = 1;
-        peel.row_index.assign(acc[k].size(), nullptr);
+        peel.row_index.assign(g.space.size(), nullptr);
         for (auto it = p.outer.rbegin(); it != p.outer.rend(); ++it) {
           int d = *it;
           int64_t size = ve.run_size(d);
@@ -875,17 +878,6 @@ void lower_reduction(KernelJob& job) {
           inner *= size;
         }
         peel.head = b.op(TOp::Mod, {b.op(TOp::Sub, {b.i(vec), b.op(TOp::Mod, {off, b.i(vec)})}), b.i(vec)});
-      }
-      // Only when every load along the row shares that alignment: the peel moves the chunks off the row's start,
-      // so a load aligned with the row's start (the vector of a mat-vec, broadcast over the rows) would lose its
-      // vectors. On the H200 (A/B, 2026-12-04): torch.mv over [24001, 40009] 1.08 -> 1.68 ms peeled so (A's loads
-      // vectors, x's scalar), red_max_long_rows_nan (one input) 0.55 -> 0.48.
-      for (size_t k = 0; k < acc.size() && peel.vec; ++k) {
-        if ((k < store.size() && store[k]) || acc[k][static_cast<size_t>(rdim)] != 1) continue;
-        for (int d : p.outer) {
-          int64_t st = acc[k][static_cast<size_t>(d)];
-          if (ve.run_size(d) > 1 && ((st % vec) + vec) % vec != peel.residues[static_cast<size_t>(d)]) peel.vec = 0;
-        }
       }
     }
     int stages = 0;
@@ -1210,7 +1202,7 @@ void lower_reduction(KernelJob& job) {
   if (row_loop) job.kernel.body.push_back(std::move(tiles));
   if (coop) job.kernel.body.push_back(std::move(coop_tiles));
   int64_t tile = (p.rows ? p.block_m : p.block_i) * p.block_r;
-  int64_t warps = std::clamp<int64_t>(tile / (coop ? 1024 : 512), 1, tile > kMaxTile ? 32 : 16);
+  int64_t warps = usual_warps(tile, coop);
   if (!p.rows && (p.persistent || coop)) warps = std::min(warps, kColumnWarps);
   if (p.column_warps) warps = p.column_warps;
   if (!p.rows && p.persistent && !coop && tile <= kColumnOneWarpTile) warps = 1;

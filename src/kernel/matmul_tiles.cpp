@@ -3,17 +3,9 @@
 
 #include <algorithm>
 
+#include "kernel/lower_kinds.h"
+
 namespace tz {
-
-namespace {
-
-int64_t pow2_at_least(int64_t v) {
-  int64_t p = 1;
-  while (p < v) p *= 2;
-  return p;
-}
-
-}  // namespace
 
 MatmulTiles matmul_tiles(int64_t m, int64_t n, int64_t k, DType t, bool split_k_major) {
   bool half = t == DType::Float16 || t == DType::BFloat16;
@@ -23,9 +15,9 @@ MatmulTiles matmul_tiles(int64_t m, int64_t n, int64_t k, DType t, bool split_k_
   // gave 0.70-0.73x, B N-major); fp16/bf16 keep 128 x 128, and so do split fp32 products with K-major B
   // (kSplitKWideTiles).
   MatmulTiles r{};
-  r.block_m = std::clamp<int64_t>(pow2_at_least(m), 16, 128);
-  r.block_n = std::clamp<int64_t>(pow2_at_least(n), 16, wide ? 128 : 64);
-  r.block_k = std::clamp<int64_t>(pow2_at_least(k), 16, half ? 64 : 32);
+  r.block_m = std::clamp<int64_t>(next_pow2(m), 16, 128);
+  r.block_n = std::clamp<int64_t>(next_pow2(n), 16, wide ? 128 : 64);
+  r.block_k = std::clamp<int64_t>(next_pow2(k), 16, half ? 64 : 32);
   // A 16-bit product whose K is one block is its output store: 4 warps, one stage, and tiles of at most 2^19
   // BLOCK_M * BLOCK_N * BLOCK_K (measured on the H200 with tests/gpu/store_bound_experiment.py, kernel alone:
   // bf16 [128, 4096, 24] @ [128, 24, 2048] 0.605 ms with [128, 128] on 4 warps against 0.746 ms on 8 warps and 3

@@ -205,9 +205,7 @@ const TExpr* ValueEmitter::offset(const std::vector<int64_t>& strides) {
 
 bool ValueEmitter::aligned_load(const std::vector<int64_t>& strides, int64_t base) const {
   const AlignedRun& a = aligned;
-  if (a.dim < 0 || strides[static_cast<size_t>(a.dim)] != 1 || ((base % a.vec) + a.vec) % a.vec != a.base) {
-    return false;
-  }
+  if (a.dim < 0 || strides[static_cast<size_t>(a.dim)] != 1 || base % a.vec != 0) return false;
   // (every dim the offset walks: a stride of 0 where the reference's is not congruent to 0 breaks the alignment,
   // as for the vector of a mat-vec, broadcast over the rows)
   for (size_t d = 0; d < strides.size(); ++d) {

@@ -68,7 +68,6 @@ class ValueEmitter {
     const TExpr* lanes = nullptr;
     int64_t vec = 1;
     std::vector<int64_t> residues;  // per kernel dim
-    int64_t base = 0;               // the view offset's residue
     std::vector<const TExpr*> row;  // per kernel dim: the row's index as a scalar (the hinted start is scalar)
   };
   AlignedRun aligned;

@@ -158,13 +158,10 @@ std::unique_ptr<Graph> split_reduce(const Graph& g) {
     // Split where the tensor's own dims split, when that leaves enough rows of long enough parts: no reshape, so
     // the partial reduction keeps the space of the row kernels around it (the rows of a log_softmax that the sum
     // of a KL divergence reads, x.sum(dim=-1) beside x.min()) and can join them.
-    for (size_t j = 1; j < axes.size(); ++j) {
+    for (size_t j = 1; j < axes.size() && last_dim_walked(x); ++j) {
       int64_t inner = 1;
       for (size_t t = j; t < axes.size(); ++t) inner *= x->shape[static_cast<size_t>(axes[t])];
-      if (inner < kMinNaturalPart || inner > kMaxNaturalPart || rows * (r / inner) < kMinNaturalParts ||
-          !last_dim_walked(x)) {
-        continue;
-      }
+      if (inner < kMinNaturalPart || inner > kMaxNaturalPart || rows * (r / inner) < kMinNaturalParts) continue;
       std::vector<int64_t> inner_axes(axes.begin() + static_cast<int64_t>(j), axes.end()),
           outer_axes(axes.begin(), axes.begin() + static_cast<int64_t>(j));
       const Node* partial = out.reduce(old->op, x, inner_axes, false, old->loc, old->attr.str);
