@@ -36,6 +36,8 @@ const int64_t kLoopProgramsPerSm = 2;  // persistent grid of looped rows
 // A lane's serial floating sum over at most this many chunks is left plain; over more it is compensated, once
 // per kCompensateEvery chunks (a plain partial sum of that many chunks is added into the compensated one).
 const int64_t kPlainChunks = 16;
+const int64_t kPeelChunk = 2048;  // peeled rows (plan_peel): chunk and warps
+const int kPeelWarps = 4;
 // Cooperative rows (below): rows at least this long, split into chunks of kCoopChunk (kCoopLongChunk from
 // kCoopLongRow), with one warp per 1024 elements (the fastest forms measured on the H200 by
 // tests/gpu/rows_experiment.py: 8192 x 50257 log_softmax 1.21 ms against 1.46 ms for three passes on the
@@ -160,6 +162,10 @@ struct Plan {
   std::map<const Node*, const Node*> online;  // looped softmax columns: max -> its sum of exp, in one pass
   int row_warps = 0;  // warps of held rows that Triton cannot load as vectors; 0: the usual rule (tile / 512)
   int column_warps = 0;  // warps of cooperative column blocks loaded an element at a time; 0: kColumnWarps
+  // Peeled rows (plan_peel): the vector (elements of 16 bytes) their whole chunks load, 0 when not peeled, and
+  // the residues modulo it of the peeled loads' strides along each kernel dim.
+  int64_t peel_vec = 0;
+  std::vector<int64_t> peel_residues;
 };
 
 // The widest vector Triton can load the full-size loads walking kernel dim `along` with: the elements of 16
@@ -496,6 +502,62 @@ Plan plan_reduction(const Group& g, const ValueEmitter& ve, const std::map<const
   return p;
 }
 
+// Peeled rows: a row read once, one program per row, whose loads start misaligned (rows 65537 floats apart) is
+// read as whole chunks from its first 16-byte boundary, which Triton loads as vectors (tl.multiple_of on the
+// chunk's start), and its head (< 16 bytes) and tail as two masked chunks. The loads along the row must all share
+// one misaligned start: the peel moves the chunks off the row's start, so a load aligned with it loses its
+// vectors. A load broadcast over the rows (the vector of a mat-vec) is left out: it reads the same few KB for
+// every row, from L1 and L2, and loads an element at a time wherever the row starts.
+// Peeled chunks are kPeelChunk elements on kPeelWarps warps. Measured on the H200 (tests/gpu/tiles_experiment.py,
+// 2026-12-04, torch.mv over [24001, 40009] fp32, kernel time): peeled [1, 2048] on 4 warps 0.91 ms (99% of the
+// floor; 40 registers a thread, ptxas sm_90a), [1, 8192] on 16 warps 0.97 ms (104 registers), unpeeled [1, 8192]
+// on 16 warps 1.06 ms, cuBLAS 0.93 ms.
+void plan_peel(Plan& p, const Group& g, const ValueEmitter& ve, const std::vector<const Node*>& reductions) {
+  const int64_t elem = narrowest_element(g);
+  int64_t widest = 1;
+  for (const Node* red : reductions) widest = std::max<int64_t>(widest, dtype_size(red->src[0]->dtype));
+  // (the peeled loop has no compensated blocks: a compensable sum must fit in kPlainChunks chunks)
+  const bool compensable = std::any_of(reductions.begin(), reductions.end(), [](const Node* red) {
+    return red->op == Op::Sum && red->attr.str != "dot" && acc_type(red->src[0]) == DType::Float32;
+  });
+  if (!(p.rows && !p.persistent && !p.coop && !p.split && p.block_m == 1 && p.one_pass && p.reduced.size() == 1 &&
+        p.online.empty() && elem == widest && p.r > kPeelChunk &&
+        (!compensable || (p.r + kPeelChunk - 1) / kPeelChunk <= kPlainChunks) &&
+        std::none_of(reductions.begin(), reductions.end(),
+                     [](const Node* red) { return red->op == Op::ArgMax || red->op == Op::ArgMin; }))) {
+    return;
+  }
+  const int rdim = p.reduced[0];
+  const int64_t vec = 16 / elem;
+  auto residue = [&](int64_t stride) { return ((stride % vec) + vec) % vec; };
+  auto broadcast = [&](const std::vector<int64_t>& l) {
+    return std::all_of(p.outer.begin(), p.outer.end(), [&](int d) { return l[static_cast<size_t>(d)] == 0; });
+  };
+  std::vector<const std::vector<int64_t>*> row_loads;
+  const auto& acc = ve.accesses();
+  const auto& store = ve.access_is_store();
+  for (size_t k = 0; k < acc.size(); ++k) {
+    if (!(k < store.size() && store[k]) && acc[k][static_cast<size_t>(rdim)] == 1 && !broadcast(acc[k])) {
+      row_loads.push_back(&acc[k]);
+    }
+  }
+  auto same_start = [&](const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
+    return std::all_of(p.outer.begin(), p.outer.end(), [&](int d) {
+      return ve.run_size(d) == 1 || residue(a[static_cast<size_t>(d)]) == residue(b[static_cast<size_t>(d)]);
+    });
+  };
+  const std::vector<int64_t> aligned_row(g.space.size(), 0);
+  if (row_loads.empty() || same_start(*row_loads[0], aligned_row) ||
+      !std::all_of(row_loads.begin(), row_loads.end(), [&](auto* l) { return same_start(*l, *row_loads[0]); })) {
+    return;
+  }
+  p.peel_vec = vec;
+  p.peel_residues.assign(g.space.size(), 0);
+  for (size_t d = 0; d < g.space.size(); ++d) p.peel_residues[d] = residue((*row_loads[0])[d]);
+  p.block_r = kPeelChunk;
+  p.row_warps = kPeelWarps;
+}
+
 }  // namespace
 
 void lower_reduction(KernelJob& job) {
@@ -519,6 +581,7 @@ void lower_reduction(KernelJob& job) {
     if (op_kind(n->op) == OpKind::Reduce) reductions.push_back(n);
   }
   Plan p = plan_reduction(g, ve, stage, reductions);
+  plan_peel(p, g, ve, reductions);
   const bool one_pass = p.one_pass, coop = p.coop, split = p.split;
   const int arg_warps = p.arg_warps;
   const int64_t parts = p.parts, split_chunk = p.split_chunk;
@@ -820,65 +883,31 @@ void lower_reduction(KernelJob& job) {
       return done[red];
     };
     std::map<const Node*, const TExpr*> chunk_value;  // split rows: an argmax/argmin's chunk extreme
-    // Peeled rows: a row read once, one program per row, whose loads start misaligned (rows 65537 floats apart)
-    // is read as whole chunks from its first 16-byte boundary, which Triton loads as vectors (tl.multiple_of on the
-    // chunk's start), and its head (< 16 bytes) and tail as two masked chunks.
+    // Peeled rows (plan_peel): the row's index along each outer dim as scalars (from the program's row split,
+    // like split_index), and its head: the elements before its first 16-byte boundary.
     struct {
-      int64_t vec = 0;
-      std::vector<int64_t> residues;
-      std::vector<const TExpr*> row_index;  // the program's row index along each outer dim, as scalars
+      std::vector<const TExpr*> row_index;
       const TExpr* head = nullptr;
     } peel;
-    const int64_t elem = narrowest_element(g);
-    int64_t widest = 1;
-    for (const Node* red : reductions) widest = std::max<int64_t>(widest, dtype_size(red->src[0]->dtype));
-    if (p.rows && !coop && !split && p.block_m == 1 && p.one_pass && p.reduced.size() == 1 && p.online.empty() &&
-        elem == widest && (p.r + p.block_r - 1) / p.block_r <= kPlainChunks && p.r > p.block_r &&
-        std::none_of(reductions.begin(), reductions.end(),
-                     [](const Node* red) { return red->op == Op::ArgMax || red->op == Op::ArgMin; })) {
-      const int rdim = p.reduced[0];
-      const int64_t vec = 16 / elem;
-      auto residue = [&](int64_t stride) { return ((stride % vec) + vec) % vec; };
-      // The loads along the row. Peeled only when they all share one misaligned start (the peel moves the chunks
-      // off the row's start, so a load aligned with it, as the vector of a mat-vec broadcast over the rows, would
-      // lose its vectors. On the H200, A/B 2026-12-04: torch.mv over [24001, 40009] 1.08 -> 1.68 ms peeled so,
-      // red_max_long_rows_nan, one input, 0.55 -> 0.48).
-      std::vector<const std::vector<int64_t>*> row_loads;
-      const auto& acc = ve.accesses();
-      const auto& store = ve.access_is_store();
-      for (size_t k = 0; k < acc.size(); ++k) {
-        if (!(k < store.size() && store[k]) && acc[k][static_cast<size_t>(rdim)] == 1) row_loads.push_back(&acc[k]);
-      }
-      auto same_start = [&](const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
-        return std::all_of(p.outer.begin(), p.outer.end(), [&](int d) {
-          return ve.run_size(d) == 1 || residue(a[static_cast<size_t>(d)]) == residue(b[static_cast<size_t>(d)]);
-        });
-      };
-      const std::vector<int64_t> aligned_row(g.space.size(), 0);
-      if (!row_loads.empty() && !same_start(*row_loads[0], aligned_row) &&
-          std::all_of(row_loads.begin(), row_loads.end(), [&](auto* l) { return same_start(*l, *row_loads[0]); })) {
-        peel.vec = vec;
-        peel.residues.assign(g.space.size(), 0);
-        for (size_t d = 0; d < g.space.size(); ++d) peel.residues[d] = residue((*row_loads[0])[d]);
-        // the row's index along each outer dim, from the program's row split like split_index does, and its
-        // offset modulo vec
-        const TExpr* off = nullptr;
-        int64_t inner = 1;
-        peel.row_index.assign(g.space.size(), nullptr);
-        for (auto it = p.outer.rbegin(); it != p.outer.rend(); ++it) {
-          int d = *it;
-          int64_t size = ve.run_size(d);
-          const TExpr* idx = inner > 1 ? b.op(TOp::FloorDiv, {pid, b.i(inner)}) : pid;
-          if (inner * size < p.m) idx = b.op(TOp::Mod, {idx, b.i(size)});
-          peel.row_index[static_cast<size_t>(d)] = size > 1 ? idx : b.i(0);
-          if (size > 1 && peel.residues[static_cast<size_t>(d)] != 0) {
-            const TExpr* term = b.mul(idx, b.i(peel.residues[static_cast<size_t>(d)]));
-            off = off ? b.add(off, term) : term;
-          }
-          inner *= size;
+    if (p.peel_vec > 1) {
+      const int64_t vec = p.peel_vec;
+      const TExpr* off = nullptr;  // the row's start modulo vec
+      int64_t inner = 1;
+      peel.row_index.assign(g.space.size(), nullptr);
+      for (auto it = p.outer.rbegin(); it != p.outer.rend(); ++it) {
+        int d = *it;
+        int64_t size = ve.run_size(d);
+        const TExpr* idx = inner > 1 ? b.op(TOp::FloorDiv, {pid, b.i(inner)}) : pid;
+        if (inner * size < p.m) idx = b.op(TOp::Mod, {idx, b.i(size)});
+        peel.row_index[static_cast<size_t>(d)] = size > 1 ? idx : b.i(0);
+        const int64_t residue = p.peel_residues[static_cast<size_t>(d)];
+        if (size > 1 && residue != 0) {
+          const TExpr* term = b.mul(idx, b.i(residue));
+          off = off ? b.add(off, term) : term;
         }
-        peel.head = b.op(TOp::Mod, {b.op(TOp::Sub, {b.i(vec), b.op(TOp::Mod, {off, b.i(vec)})}), b.i(vec)});
+        inner *= size;
       }
+      peel.head = b.op(TOp::Mod, {b.op(TOp::Sub, {b.i(vec), b.op(TOp::Mod, {off, b.i(vec)})}), b.i(vec)});
     }
     int stages = 0;
     for (auto& [red, st] : stage) stages = std::max(stages, st + 1);
@@ -1008,7 +1037,7 @@ void lower_reduction(KernelJob& job) {
           }
         }
       };
-      const bool peeled = peel.vec > 1 && !blocked;
+      const bool peeled = p.peel_vec > 1 && !blocked;
       if (peeled) {
         // whole, aligned chunks from the row's first 16-byte boundary (loads as vectors), then its head and
         // its tail as two masked chunks
@@ -1022,8 +1051,8 @@ void lower_reduction(KernelJob& job) {
         ve.aligned.dim = p.reduced[0];
         ve.aligned.start = b.var(loop.var);
         ve.aligned.lanes = b.expand(b.arange(block_r), red_index);
-        ve.aligned.vec = peel.vec;
-        ve.aligned.residues = peel.residues;
+        ve.aligned.vec = p.peel_vec;
+        ve.aligned.residues = p.peel_residues;
         ve.aligned.row = peel.row_index;
         accumulate(loop);
         ve.aligned = {};
@@ -1032,6 +1061,9 @@ void lower_reduction(KernelJob& job) {
         edges.start = b.i(0);
         edges.stop = b.i(2);
         edges.step = b.i(1);
+        // (unrolled: as a loop, Triton kept both edge chunks' addresses live across it, 116 registers a thread
+        // against 48 unrolled for torch.mv over [24001, 40009] on [1, 8192] tiles, ptxas for sm_90a)
+        edges.unroll = true;
         std::string e0 = ve.fresh("edge"), e1 = ve.fresh("edge_end");
         edges.body.push_back(TileBuilder::assign(e0, b.mul(b.var("e"), b.var(end))));
         edges.body.push_back(TileBuilder::assign(
