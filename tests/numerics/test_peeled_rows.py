@@ -1,7 +1,8 @@
 """Peeled rows (kernel/lower_reduction.cpp): a looped row read once whose loads start misaligned (rows 20011 floats
 apart) is read as whole chunks from its first 16-byte boundary, with tl.multiple_of on the start of its loads, then
 its head and tail as two masked chunks (unrolled), in 2048-element chunks on 4 warps; only when every load along the
-row shares the row's alignment, leaving out a vector broadcast over the rows (unhinted). Checked for
+row shares the row's alignment, leaving out a vector broadcast over the rows (unhinted). A mat-vec's dot sum adds
+groups of 4 products in fp32 and accumulates them in fp64. Checked for
 the form (which loads carry the hint; no peel for aligned rows or for loads of different alignments) and against
 PyTorch under Triton's interpreter (which ignores the hint, so the form check is what guards it), with rows whose
 head is 0 to 3 elements: a sum that missed or repeated an element of a head or tail would be off by far more than
@@ -41,6 +42,10 @@ def test_peeled_rows(tmp_path):
         if hinted:  # 2048-element chunks on 4 warps, the head and tail unrolled (a loop of two kept 116 registers)
             assert "BLOCK_R=2048" in text and "num_warps=4" in text, text
             assert "for e in tl.static_range(2):" in text, text
+            # a mat-vec's dot sum: groups of 4 products in fp32, accumulated in fp64
+            dot = expr.startswith("torch.mv")
+            assert ("tl.reshape(mul, [BLOCK_M, BLOCK_R // 4, 4])" in text) == dot, text
+            assert ("dtype=tl.float64" in text) == dot, text
         jobs.append({"gen": str(gen), "expr": expr, "inputs": inputs, "params": [p.strip() for p in params.split(",")]})
     failures = check_forwards(jobs)
     assert not failures, "\n".join(failures)
