@@ -99,6 +99,28 @@ void lower_window(KernelJob& job) {
     else if (last.kernel >= 16) lanes = std::min<int64_t>(next_pow2(last.kernel), 128);
   }
 
+  // Adaptive pools whose windows span many rows (a few outputs per plane): one program per output row (the
+  // scalar kept and leading pooled indices; every output along the last dim) reads whole input rows, contiguous,
+  // as a [BLOCK_H, BLOCK_W] tile of BLOCK_H window rows by the full input row; accumulates them elementwise over
+  // the window's leading offsets, reduces the tile's rows, then each output's window along the row as a segment
+  // of that row ([OW_P2, BLOCK_W]: every output's columns by mask; adaptive windows may overlap). Every input
+  // element is read once, coalesced: the per-output tiles above read a window row per tile row, 32 windows per
+  // load instruction and few programs when the outputs are few (pool_adaptive_avg_max3d: 420 programs, 0.16 of
+  // the floor; pool_adaptive_max2d_indices: 0.19). The segment reduce costs about OW passes over one row, so
+  // the form needs at least 4 * OW window rows per output row (AdaptiveMaxPool2d((None, 6)) with one stays in
+  // lanes) and a row held whole (BLOCK_W <= 2048).
+  int64_t lead_rows = 1;
+  for (int j = 0; j + 1 < dims; ++j) lead_rows *= win[j].kernel;
+  int64_t row_block = next_pow2(last.size);
+  bool rows_form = adaptive && dims >= 2 && src_strides[rank - 1] == 1 && last.out > 1 &&
+                   ve.rep()[rank - 1] == rank - 1 && lead_rows >= 8 && lead_rows >= 4 * last.out &&
+                   row_block <= 2048;
+  int64_t block_h = 1;
+  if (rows_form) {
+    lanes = 1;
+    block_h = std::min(next_pow2(win[dims - 2].kernel), std::max<int64_t>(1, 4096 / row_block));
+  }
+
   // A channels-last input pooled as NCHW (contiguous along a kept dim, not along the last pooled one): a 1-D
   // tile would walk either the loads or the stores with a stride. A 2-D [BLOCK_T, BLOCK_I] tile over that kept
   // run and the innermost output run keeps both coalesced (loads along axis 0, stores along axis 1; Triton
@@ -108,7 +130,7 @@ void lower_window(KernelJob& job) {
     if (ve.rep()[d] == d) innermost = d;
   }
   int across = -1;
-  if (src_strides[rank - 1] != 1 && innermost >= lead && ve.run_size(innermost) >= 16) {
+  if (!rows_form && src_strides[rank - 1] != 1 && innermost >= lead && ve.run_size(innermost) >= 16) {
     for (int d = lead - 1; d >= 0 && across < 0; --d) {
       if (ve.rep()[d] == d && src_strides[d] == 1 && ve.run_size(d) >= 16) across = d;
     }
@@ -131,7 +153,43 @@ void lower_window(KernelJob& job) {
   const TExpr* offs = nullptr;
   const TExpr* out_mask = nullptr;
   int outermost = -1;
-  if (across >= 0) {
+  if (rows_form) {
+    // pid = output row (kept dims and leading pooled outputs, innermost fastest); the row's outputs on axis 0.
+    int64_t ow_block = next_pow2(last.out);
+    tile = "[BLOCK_H, BLOCK_W]";
+    tile_size = block_h * row_block;
+    num_warps = tile_size >= 4096 ? 8 : 4;
+    programs = n / last.out;
+    job.constexpr_param("BLOCK_H", block_h);
+    job.constexpr_param("BLOCK_W", row_block);
+    const TExpr* ow_param = job.constexpr_param("BLOCK_O", ow_block);
+    const TExpr* pid = program_id(tile_size);
+    body.push_back(TileBuilder::assign("pid", pid));
+    pid = b.var("pid");
+    std::string o_name = "o" + std::string(kLetters[2]);
+    body.push_back(TileBuilder::assign(o_name, b.expand(b.arange(ow_param), ":, None")));
+    const TExpr* ro = b.var(o_name);
+    ve.index[rank - 1] = ro;
+    ve.axis_of[rank - 1] = 0;
+    ve.axis_mask = {ow_block != last.out ? b.lt(ro, b.i(last.out)) : nullptr};
+    out_mask = ve.axis_mask[0];
+    int64_t inner = 1;
+    for (int d = rank - 2; d >= 0; --d) {
+      if (ve.rep()[d] != d) continue;
+      int64_t size = ve.run_size(d);
+      const TExpr* idx = inner == 1 ? pid : b.op(TOp::FloorDiv, {pid, b.i(inner)});
+      if (inner * size < programs) idx = b.op(TOp::Mod, {idx, b.i(size)});
+      if (idx->op != TOp::Var) {
+        std::string name = d >= lead ? "o" + std::string(kLetters[3 - dims + d - lead]) : "i" + std::to_string(d);
+        body.push_back(TileBuilder::assign(name, idx));
+        idx = b.var(name);
+      }
+      ve.index[d] = idx;
+      ve.axis_of[d] = -1;
+      inner *= size;
+    }
+    ve.store_anchor = ro;
+  } else if (across >= 0) {
     int64_t st = ve.run_size(across), si = ve.run_size(innermost);
     int64_t bt = std::min<int64_t>(64, next_pow2(st));
     if (bt == 64 && (st + 31) / 32 * 32 < (st + 63) / 64 * 64) bt = 32;  // fewer idle rows (200 channels: 7 x 32)
@@ -251,10 +309,201 @@ void lower_window(KernelJob& job) {
     if (outermost < 0) ve.store_anchor = offs;
   }
 
+  // avg: PyTorch's divisor, constant where every window has the same one (start and end: each dim's window
+  // start, and its end where windows vary).
+  auto divide = [&](const TExpr* acc_v, const std::vector<const TExpr*>& start,
+                    const std::vector<const TExpr*>& end) -> const TExpr* {
+    DType f32 = DType::Float32;
+    bool include_pad = pool->attr.floats.empty() || pool->attr.floats[0] != 0;
+    int64_t divisor_override = pool->attr.floats.size() > 1 ? static_cast<int64_t>(pool->attr.floats[1]) : 0;
+    if (divisor_override != 0) return b.op(TOp::Div, {acc_v, b.f(static_cast<double>(divisor_override))});
+    int64_t constant = 1;
+    const TExpr* count = nullptr;
+    for (int j = 0; j < dims; ++j) {
+      const WindowDim& w = win[j];
+      bool same = true;
+      for (int64_t q = 1; q < w.out; ++q) same = same && avg_count(w, q, include_pad) == avg_count(w, 0, include_pad);
+      if (same) {
+        constant *= avg_count(w, 0, include_pad);
+        continue;
+      }
+      const TExpr* c;
+      if (w.adaptive) {
+        c = b.op(TOp::Sub, {end[j], start[j]});
+      } else if (include_pad) {
+        c = b.op(TOp::Sub, {b.op(TOp::Minimum, {b.add(start[j], b.i(w.kernel)), b.i(w.size + w.pad)}), start[j]});
+      } else {
+        c = b.op(TOp::Sub, {b.op(TOp::Minimum, {b.add(start[j], b.i(w.kernel)), b.i(w.size)}),
+                            b.op(TOp::Maximum, {start[j], b.i(0)})});
+      }
+      std::string name = std::string("count_") + kLetters[3 - dims + j];
+      body.push_back(TileBuilder::assign(name, c));
+      count = count ? b.mul(count, b.var(name)) : b.var(name);
+    }
+    if (!count) return b.op(TOp::Div, {acc_v, b.f(static_cast<double>(constant))});
+    if (constant != 1) count = b.mul(count, b.i(constant));
+    return b.op(TOp::Div, {acc_v, b.cast(count, f32)});
+  };
+
   // The window loop is emitted once, for whichever output asks first: it computes the values (returned) and,
   // with `indices`, the argmax (into `argmax`).
   const TExpr* argmax = nullptr;
+  // The row form (see rows_form): loops over the leading pooled dims' window offsets but the one before the last,
+  // whose window rows are the tile's axis 0 (in chunks of BLOCK_H), the input row on axis 1.
+  auto emit_rows = [&]() -> const TExpr* {
+    const std::vector<int64_t>& st = src_strides;
+    DType f32 = DType::Float32;
+    DType itype = wide ? DType::Int64 : DType::Int32;
+    const TExpr* x_ptr = operand_base(b, job.buffers.pointer(view_root(src)), src);
+    const TExpr* off = nullptr;  // the output row's kept dims, by the input's strides
+    for (int d = 0; d < lead; ++d) {
+      if (ve.rep()[d] != d || st[d] == 0) continue;
+      const TExpr* term = st[d] == 1 ? ve.index[d] : b.mul(ve.index[d], b.i(st[d]));
+      off = off ? b.add(off, term) : term;
+    }
+    if (off && off->op != TOp::Var) {
+      body.push_back(TileBuilder::assign("base", off));
+      off = b.var("base");
+    }
+    // Each pooled dim's window start and end: scalars for the leading dims, [BLOCK_O, 1] for the last.
+    std::vector<const TExpr*> start(dims), end(dims);
+    for (int j = 0; j < dims; ++j) {
+      const WindowDim& w = win[j];
+      std::string l = kLetters[3 - dims + j];
+      const TExpr* o = ve.rep()[lead + j] == lead + j ? ve.index[lead + j] : nullptr;
+      if (!o) {
+        start[j] = b.i(w.start(0));
+        end[j] = b.i(w.end(0));
+        continue;
+      }
+      const TExpr* s = b.op(TOp::FloorDiv, {b.mul(o, b.i(w.size)), b.i(w.out)});
+      const TExpr* e = b.op(TOp::FloorDiv, {b.add(b.mul(b.add(o, b.i(1)), b.i(w.size)), b.i(w.out - 1)), b.i(w.out)});
+      body.push_back(TileBuilder::assign(l + "_start", s));
+      body.push_back(TileBuilder::assign(l + "_end", e));
+      start[j] = b.var(l + "_start");
+      end[j] = b.var(l + "_end");
+    }
+    auto varies = [&](const WindowDim& w) {
+      for (int64_t q = 0; q < w.out; ++q) {
+        if (w.end(q) - w.start(q) != w.kernel) return true;
+      }
+      return false;
+    };
+    double pad_value = max ? -std::numeric_limits<double>::infinity() : 0.0;
+    const char* acc = "acc";
+    const TExpr* acc_v = b.var(acc);
+    body.push_back(TileBuilder::assign(acc, max ? b.full(tile, b.f(pad_value), f32) : b.zeros(tile, f32)));
+    body.push_back(TileBuilder::assign("w_in", b.expand(b.arange(b.var("BLOCK_W")), "None, :")));
+    body.push_back(TileBuilder::assign("kh", b.expand(b.arange(b.var("BLOCK_H")), ":, None")));
+    const TExpr* w_in = b.var("w_in");
+    // Flat index of a position in the pooled plane from its per-dim positions (row-major).
+    auto flat = [&](const std::vector<const TExpr*>& pos) {
+      const TExpr* f = pos[0];
+      for (int j = 1; j < dims; ++j) f = b.add(b.mul(f, b.i(win[j].size)), pos[j]);
+      return f;
+    };
+    if (indices) {
+      // PyTorch's initial index is the window's first position; a column that never takes a value keeps its own
+      // column in the window's first row, so the smallest over a segment is that output's first position.
+      std::vector<const TExpr*> first(start.begin(), start.end() - 1);
+      first.push_back(w_in);
+      body.push_back(TileBuilder::assign("idx", b.add(flat(first), b.zeros(tile, itype))));
+    }
+    const TExpr* col_ok = row_block != last.size ? b.lt(w_in, b.i(last.size)) : nullptr;
+    std::vector<TStmt>* cur = &body;
+    const TExpr* mask = col_ok;
+    std::vector<const TExpr*> pos(dims);
+    for (int j = 0; j + 1 < dims; ++j) {
+      const WindowDim& w = win[j];
+      std::string l = kLetters[3 - dims + j];
+      bool rows_axis = j == dims - 2;
+      int64_t chunks = rows_axis ? (w.kernel + block_h - 1) / block_h : w.kernel;
+      TStmt loop{TStmtKind::For};
+      loop.var = rows_axis ? "kh0" : "k" + l;
+      loop.start = b.i(0);
+      loop.stop = b.i(w.kernel);
+      loop.step = b.i(rows_axis ? block_h : 1);
+      bool looped = chunks > 1;
+      std::vector<TStmt>& out = looped ? loop.body : *cur;
+      const TExpr* k = rows_axis ? b.var("kh") : b.var(loop.var);
+      if (rows_axis && looped) k = b.add(b.var(loop.var), k);
+      bool at_zero = start[j]->op == TOp::Int && start[j]->ival == 0;
+      out.push_back(TileBuilder::assign(l + "_in", at_zero ? k : b.add(start[j], k)));
+      pos[j] = b.var(l + "_in");
+      const TExpr* ok = nullptr;
+      if (varies(w)) ok = b.lt(pos[j], end[j]);
+      else if (rows_axis && chunks * block_h != w.kernel) ok = b.lt(k, b.i(w.kernel));
+      if (ok) {
+        out.push_back(TileBuilder::assign("ok_" + l, ok));
+        mask = b.band(mask, b.var("ok_" + l));
+      }
+      const TExpr* term = st[lead + j] == 1 ? pos[j] : b.mul(pos[j], b.i(st[lead + j]));
+      off = off ? b.add(off, term) : term;
+      if (!rows_axis) {
+        out.push_back(TileBuilder::assign("row_" + l, off));
+        off = b.var("row_" + l);
+      }
+      if (!looped) continue;
+      cur->push_back(std::move(loop));
+      cur = &cur->back().body;
+    }
+    pos[dims - 1] = w_in;
+    const TExpr* w_term = st[rank - 1] == 1 ? w_in : b.mul(w_in, b.i(st[rank - 1]));
+    const TExpr* v = b.load(b.add(x_ptr, b.add(off, w_term)), mask, mask ? b.f(pad_value) : nullptr);
+    cur->push_back(TileBuilder::assign("v", b.cast(v, f32)));
+    const TExpr* v_var = b.var("v");
+    const TExpr* idx_v = b.var("idx");
+    if (max) {
+      // PyTorch's rule: a larger value or a NaN replaces the maximum (padding loads -inf and never does).
+      const TExpr* take = b.op(TOp::Or, {b.op(TOp::Gt, {v_var, acc_v}), b.op(TOp::Ne, {v_var, v_var})});
+      if (indices) {
+        cur->push_back(TileBuilder::assign("take", take));
+        take = b.var("take");
+        cur->push_back(TileBuilder::assign("idx", b.op(TOp::Where, {take, flat(pos), idx_v})));
+      }
+      cur->push_back(TileBuilder::assign(acc, b.op(TOp::Where, {take, v_var, acc_v})));
+    } else {
+      cur->push_back(TileBuilder::assign(acc, b.add(acc_v, v_var)));
+    }
+
+    // Combine: the tile's rows along axis 0, then each output's segment of the row along axis 1. A max keeps NaN
+    // (the sum of the NaN entries) and its index follows PyTorch's row-major walk: the last NaN (largest index)
+    // or else the first maximum (smallest index at the top); a sentinel past every flat index keeps others out.
+    int64_t plane = 1;
+    for (const WindowDim& w : win) plane *= w.size;
+    body.push_back(TileBuilder::assign("seg", b.band(b.op(TOp::Ge, {w_in, start[dims - 1]}),
+                                                     b.lt(w_in, end[dims - 1]))));
+    const TExpr* seg = b.var("seg");
+    for (int axis = 0; axis < 2; ++axis) {
+      const TExpr* in = axis == 0 ? nullptr : seg;  // entries that belong to the reduction
+      if (!max) {
+        const TExpr* x = in ? b.op(TOp::Where, {in, acc_v, b.f(0.0)}) : acc_v;
+        body.push_back(TileBuilder::assign(acc, b.reduce(TOp::Sum, x, axis)));
+        continue;
+      }
+      const TExpr* nan = b.band(in, b.op(TOp::Ne, {acc_v, acc_v}));
+      const TExpr* x = in ? b.op(TOp::Where, {in, acc_v, b.f(pad_value)}) : acc_v;
+      body.push_back(TileBuilder::assign("top", b.reduce(TOp::Max, x, axis)));
+      const TExpr* top = b.var("top");
+      if (indices) {
+        const TExpr* last_nan = b.reduce(TOp::Max, b.op(TOp::Where, {nan, idx_v, b.i(-1)}), axis);
+        body.push_back(TileBuilder::assign("nan_idx", last_nan));
+        const TExpr* nan_idx = b.var("nan_idx");
+        const TExpr* at_top = b.band(in, b.op(TOp::Eq, {acc_v, top}));
+        const TExpr* first_top = b.reduce(TOp::Min, b.op(TOp::Where, {at_top, idx_v, b.i(plane)}), axis);
+        body.push_back(TileBuilder::assign(
+            "idx", b.op(TOp::Where, {b.op(TOp::Ge, {nan_idx, b.i(0)}), nan_idx, first_top})));
+      }
+      const TExpr* nan_sum = b.reduce(TOp::Sum, b.op(TOp::Where, {nan, acc_v, b.f(0.0)}), axis);
+      body.push_back(TileBuilder::assign(acc, b.add(top, nan_sum)));
+    }
+    if (indices) argmax = idx_v;
+    if (max) return acc_v;
+    return divide(acc_v, start, end);
+  };
+
   auto emit_window = [&]() -> const TExpr* {
+    if (rows_form) return emit_rows();
     const std::vector<int64_t>& st = src_strides;
     const TExpr* x_ptr = operand_base(b, job.buffers.pointer(view_root(src)), src);
     // Base offset of the output's (n, c) plane: the kept dims, by the input's strides.
@@ -447,37 +696,7 @@ void lower_window(KernelJob& job) {
     }
     if (indices) argmax = b.var("idx");
     if (max) return acc_v;
-
-    // avg: PyTorch's divisor, constant where every window has the same one.
-    bool include_pad = pool->attr.floats.empty() || pool->attr.floats[0] != 0;
-    int64_t divisor_override = pool->attr.floats.size() > 1 ? static_cast<int64_t>(pool->attr.floats[1]) : 0;
-    if (divisor_override != 0) return b.op(TOp::Div, {acc_v, b.f(static_cast<double>(divisor_override))});
-    int64_t constant = 1;
-    const TExpr* count = nullptr;
-    for (int j = 0; j < dims; ++j) {
-      const WindowDim& w = win[j];
-      bool same = true;
-      for (int64_t q = 1; q < w.out; ++q) same = same && avg_count(w, q, include_pad) == avg_count(w, 0, include_pad);
-      if (same) {
-        constant *= avg_count(w, 0, include_pad);
-        continue;
-      }
-      const TExpr* c;
-      if (w.adaptive) {
-        c = b.op(TOp::Sub, {end[j], start[j]});
-      } else if (include_pad) {
-        c = b.op(TOp::Sub, {b.op(TOp::Minimum, {b.add(start[j], b.i(w.kernel)), b.i(w.size + w.pad)}), start[j]});
-      } else {
-        c = b.op(TOp::Sub, {b.op(TOp::Minimum, {b.add(start[j], b.i(w.kernel)), b.i(w.size)}),
-                            b.op(TOp::Maximum, {start[j], b.i(0)})});
-      }
-      std::string name = std::string("count_") + kLetters[3 - dims + j];
-      body.push_back(TileBuilder::assign(name, c));
-      count = count ? b.mul(count, b.var(name)) : b.var(name);
-    }
-    if (!count) return b.op(TOp::Div, {acc_v, b.f(static_cast<double>(constant))});
-    if (constant != 1) count = b.mul(count, b.i(constant));
-    return b.op(TOp::Div, {acc_v, b.cast(count, f32)});
+    return divide(acc_v, start, end);
   };
   const TExpr* pooled = nullptr;
   ve.on_window = [&](const Node* n) -> const TExpr* {

@@ -12,7 +12,7 @@ CASES = [
     ("F.adaptive_max_pool2d(x, (5, 7), return_indices=True)", (2, 3, 25, 129), True),
     ("F.adaptive_max_pool2d(x, (3, 2), return_indices=True)[1]", (2, 3, 9, 40), True),  # the indices alone
     ("F.adaptive_max_pool1d(x, 3, return_indices=True)", (2, 3, 100), True),
-    ("F.adaptive_max_pool3d(x, (2, 3, 2), return_indices=True)", (2, 3, 5, 7, 40), True),
+    ("F.adaptive_max_pool3d(x, (2, 3, 4), return_indices=True)", (2, 3, 5, 7, 80), True),  # 9 rows: < 4 * OW
     ("F.max_pool1d(x, 300, stride=5, padding=150, return_indices=True)", (2, 3, 301), True),  # 3 chunks of 128
     ("F.max_pool2d(x, 2, return_indices=True)", (2, 3, 11, 98), True),
     ("F.max_pool2d(x, (3, 8), stride=(2, 8), return_indices=True)", (2, 3, 11, 64), True),
