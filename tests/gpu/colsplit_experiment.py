@@ -19,8 +19,12 @@ Each variant's max error against a float32 torch reference; floor = (read + writ
 
     python3 tests/gpu/colsplit_experiment.py [--only cols16,bf16d1] [--dry] [--probe DIR]
 
+What tritonize emits now (branch colsoftmax): cols16 coop {CHUNK 256, BLOCK_I 32, 8 warps} (rows of 10007 fp16 are
+not 16-byte aligned), f16few coop {128, 64, 4}; bf16d1 stays online {32, 128, 8}.
+
 --probe DIR times each launcher of the generated files in DIR (tritonize convert output named after the corpus
-problem, with the corpus file beside it as P_src.py) and eager.
+problem, with the corpus file beside it as P_src.py) and eager: for P in ...; do build/tritonize convert
+tests/corpus/$P.py -o DIR/$P.py; cp tests/corpus/$P.py DIR/${P}_src.py; done
 --dry runs every variant once under TRITON_INTERPRET=1 at small shapes.
 """
 import argparse
