@@ -9,8 +9,10 @@
 // the scalar type). ATen's scan_dim picks one of three orders, and so do we:
 //   - the scanned dim is the last one: rows are scanned in tiles of 2T elements (T from ATen's
 //     get_log_num_threads_x_inner_scan), each tile by Sklansky's levels (the _aten_scan_tile helper),
-//     the previous tile's last value combined into the tile's first element before the levels;
-//   - another dim: each column is a sequential fold, acc = op(acc, x[k]), one row of the chunk at a time;
+//     the previous tile's last value combined into the tile's first element before the levels (rows in
+//     tiles of 32 that lie along memory load CHUNKS tiles a loop step, then scan them in order);
+//   - another dim: each column is a sequential fold, acc = op(acc, x[k]), one row of the chunk at a time
+//     (few columns: the chunk loop pipelined by Triton, tl.range(num_stages));
 //   - the tensor has one non-unit dim (CUB's decoupled look-back, not reproducible): tl.cumsum, like
 //     integer scans (exact in any order). Reverse scans scan the flipped row in its own order; row tiles
 //     hold it in memory order (the helper walks the tile backwards), so that loads and stores coalesce.
@@ -18,8 +20,11 @@
 // it by a masked sum over a reshaped tile.
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <map>
+#include <set>
 
+#include "graph/view.h"
 #include "kernel/lower_kinds.h"
 
 namespace tz {
@@ -53,6 +58,29 @@ const int kAtenNarrowHalfWarps = 8;
 // (tl.cumsum of the chunk seeded with the running total is as fast, and bit-exact only in this layout.)
 const int64_t kSeqChunk = 32;
 const int64_t kSeqLaneBytes = 16;
+// Rows walked in ATen's tiles of 32 load CHUNKS tiles of each row at the top of a loop step, then scan them one
+// after the other (the carry chained as before: the same operations in the same order). One tile a step left a
+// thread 16 bytes (fp32, 4 warps) or 4 bytes (16-bit, 8 warps) of each step's load, and the next load waited for
+// the carry's chain of shuffles: a memory-bound scan needs about 40 KB in flight per multiprocessor on the H200
+// (4.25 TB/s), and [32768, 8191] fp32 had 31 KB (2048 programs of 2 KB, 15.5 per SM), fp16 [262144, 2047] 8 KB
+// (8 programs of 8 warps resident, 1 KB each); they ran at 0.45 and 0.39 of the floor. CHUNKS is the smallest
+// power of two, up to kMaxChunks, that puts kChunkInFlightBytes in flight per SM, counting the programs each SM
+// holds (the grid's share, at most 64 warps and 32 programs). PTX (sm_90): all CHUNKS loads issue before the first
+// chunk's shuffles (fp16 [262144, 2047]: 16 ld.global.b16, then 8 x (12 shuffles, 2 stores)). Rows strided in memory
+// keep one chunk a step (see below). tests/gpu/scan_chunks_experiment.py times the forms.
+const int64_t kChunkInFlightBytes = 64 * 1024;
+// Column scans (AtenColumns) on a grid of few programs (few columns: the fold along R is sequential, so columns
+// are all the parallelism there is) loop with tl.range(num_stages = kColumnStages): Triton's pipeliner then loads
+// the next chunks by cp.async into shared memory while the current one is folded (PTX, sm_90, scan_reverse_long_dim0:
+// 96 cp.async.cg of 16 bytes in three stages against 32 ld.global.v4). One warp's chunk is [32, 128] fp32 = 16 KB,
+// and [16384, 16383] had 128 programs (one per SM, 16 KB in flight each: 0.43 of the floor), [16385, 8192] 64
+// (0.28). Three stages take 48 KB of shared memory a program, so only grids of at most kColumnPipelinedPerSM
+// programs per SM use them: shared memory never holds fewer programs on an SM than the grid gives it.
+// Unmeasured: tests/gpu/scan_chunks_experiment.py (columns) times both forms.
+const int kColumnStages = 3;
+const int64_t kColumnPipelinedPerSM = 4;
+const int64_t kMaxChunks = 8;
+const int64_t kSMs = 132;  // H200
 
 // Which order of operations the kernel's scans follow (see the file comment).
 enum class Order { Tree, AtenRows, AtenColumns };
@@ -64,6 +92,7 @@ struct Plan {
   int64_t m = 1, r = 1, i = 1;   // outer, scanned, inner sizes
   int64_t block_m = 1, block_r = 1, block_i = 1;
   int levels = 0;                // AtenRows: Sklansky levels of a tile (log2 BLOCK_R)
+  int64_t chunks = 1;            // AtenRows, looped: tiles of a row loaded per loop step
   std::vector<int> outer, inner;  // representative dims before and after the scan axis
 };
 
@@ -95,6 +124,27 @@ const char* round_name(DType t) {
     case DType::BFloat16: return "tl.bfloat16";
     default: return "tl.float32";
   }
+}
+
+// Bytes read from memory per element of the kernel's space: the full-size tensors it loads (a broadcast operand
+// stays in cache).
+int64_t read_bytes_per_element(const Group& g) {
+  std::set<const Node*> in_group(g.nodes.begin(), g.nodes.end());
+  in_group.insert(g.inlined.begin(), g.inlined.end());  // (recomputed, not loaded)
+  int64_t numel = 1;
+  for (int64_t d : g.space) numel *= d;
+  std::set<const Node*> roots;
+  for (const Node* n : g.nodes) {
+    for (const Node* src : n->src) {
+      const Node* root = view_root(src);
+      int64_t k = 1;
+      for (int64_t d : root->shape) k *= d;
+      if (!in_group.count(root) && root->op != Op::Const && root->op != Op::Iota && k == numel) roots.insert(root);
+    }
+  }
+  int64_t bytes = 0;
+  for (const Node* r : roots) bytes += dtype_size(r->dtype);
+  return std::max<int64_t>(bytes, 1);
 }
 
 }  // namespace
@@ -163,6 +213,31 @@ void lower_scan(KernelJob& job) {
     p.block_r = p.persistent ? next_pow2(p.r) : std::max<int64_t>(1, 4096 / p.block_i);
   }
 
+  int64_t tile = (p.rows ? p.block_m : p.block_i) * p.block_r;
+  job.launch.num_warps = static_cast<int>(std::clamp<int64_t>(tile / 512, 1, 8));
+  if (p.order == Order::AtenColumns) job.launch.num_warps = 1;  // one column per lane, the chunk in-thread
+  if (p.order == Order::AtenRows && p.block_r == 32) {
+    job.launch.num_warps = half ? kAtenNarrowHalfWarps : kAtenNarrowWarps;
+  } else if (p.order == Order::AtenRows && !p.persistent) {
+    job.launch.num_warps = static_cast<int>(std::max<int64_t>(1, tile / 256));
+  }
+  // Only rows that lie along memory: a load strided along the row (the scan of x.t()) is converted to the scan's
+  // layout through shared memory right after it (PTX: ld, bar.sync, st.shared per chunk), so the next chunk's load
+  // waits for this one's data, and loading chunks together gains nothing.
+  bool loads_along_rows = true;
+  const auto& accesses = ve.accesses();
+  for (size_t k = 0; k < accesses.size(); ++k) {
+    bool store = k < ve.access_is_store().size() && ve.access_is_store()[k];
+    if (!store && std::abs(accesses[k][axis]) > 1) loads_along_rows = false;
+  }
+  if (p.order == Order::AtenRows && !p.persistent && p.block_r == 32 && loads_along_rows) {
+    int64_t programs = (p.m + p.block_m - 1) / p.block_m;
+    int64_t resident = std::min<int64_t>({(programs + kSMs - 1) / kSMs, 64 / job.launch.num_warps, 32});
+    int64_t step_bytes = resident * p.block_m * p.block_r * read_bytes_per_element(g);
+    int64_t steps = (p.r + p.block_r - 1) / p.block_r;
+    while (p.chunks < kMaxChunks && p.chunks < steps && step_bytes * p.chunks < kChunkInFlightBytes) p.chunks *= 2;
+  }
+
   auto& body = job.kernel.body;
   ve.out = &body;
   const TExpr* R = job.constexpr_param("R", p.r);
@@ -216,7 +291,8 @@ void lower_scan(KernelJob& job) {
   const bool backwards = p.order == Order::AtenRows && reverse;
   const bool tile_reversed = reverse && p.order != Order::AtenColumns;  // the tile's last column scans first
   const TExpr* local = b.expand(b.arange(block_r), along);
-  auto setup_chunk = [&](const TExpr* start, std::vector<TStmt>& out) {
+  // `suffix` names the chunk's index and mask (the tiles of one loop step: "", "1", "2", ...).
+  auto setup_chunk = [&](const TExpr* start, std::vector<TStmt>& out, const std::string& suffix) {
     const TExpr* q = start ? b.add(start, local) : local;
     bool flipped = aten && reverse;
     const TExpr* r = q;
@@ -227,14 +303,15 @@ void lower_scan(KernelJob& job) {
     } else if (flipped) {
       r = b.op(TOp::Sub, {b.op(TOp::Sub, {R, b.i(1)}), q});
     }
-    out.push_back(TileBuilder::assign("r", r));
-    r = b.var("r");
+    out.push_back(TileBuilder::assign("r" + suffix, r));
+    r = b.var("r" + suffix);
     ve.axis_mask[scan_axis] = nullptr;
-    if (p.r % p.block_r != 0) {
-      // A reverse walk starts at the end, so its one partial chunk is the last, at the front of the row.
+    if (p.r % (p.block_r * p.chunks) != 0) {
+      // A reverse walk starts at the end, so its one partial chunk is the last, at the front of the row. (With
+      // several chunks a step, the last step's chunks past the row's end are masked whole.)
       const TExpr* in_row = (start && reverse) || flipped ? b.op(TOp::Ge, {r, b.i(0)}) : b.lt(r, R);
-      out.push_back(TileBuilder::assign("r_mask", in_row));
-      ve.axis_mask[scan_axis] = b.var("r_mask");
+      out.push_back(TileBuilder::assign("r_mask" + suffix, in_row));
+      ve.axis_mask[scan_axis] = b.var("r_mask" + suffix);
     }
     ve.index[axis] = r;
     ve.axis_of[axis] = scan_axis;
@@ -277,7 +354,7 @@ void lower_scan(KernelJob& job) {
   };
 
   if (p.persistent) {
-    setup_chunk(nullptr, body);
+    setup_chunk(nullptr, body, "");
     ve.on_reduce = [&](const Node* scan) -> const TExpr* {
       if (!aten || !is_floating(scan->dtype)) {
         return b.scan(tile_op(scan), scan_input(scan), scan_axis, tile_reversed);
@@ -300,10 +377,17 @@ void lower_scan(KernelJob& job) {
     loop.var = "r0";
     loop.start = b.i(0);
     loop.stop = R;
-    loop.step = block_r;
+    loop.step = p.chunks > 1 ? b.mul(block_r, job.constexpr_param("CHUNKS", p.chunks)) : block_r;
+    if (p.order == Order::AtenColumns) {
+      int64_t programs = p.m * ((p.i + p.block_i - 1) / p.block_i);
+      if (programs <= kColumnPipelinedPerSM * kSMs) loop.num_stages = kColumnStages;
+    }
     const TExpr* start = b.var("r0");
     if (reverse && !aten) start = b.op(TOp::Sub, {b.op(TOp::Sub, {R, block_r}), start});
-    setup_chunk(start, loop.body);
+    // AtenRows with CHUNKS tiles a step: each chunk's scan inputs (its loads) first, then each chunk's scans and
+    // stores in order. `pending` holds the current chunk's loaded scan inputs.
+    std::map<const Node*, std::string> pending;
+    if (p.chunks == 1) setup_chunk(start, loop.body, "");
     ve.out = &loop.body;
     // The chunk's last element in scan order: it carries into the next chunk.
     const TExpr* last_col = b.op(TOp::Sub, {block_r, b.i(1)});
@@ -336,8 +420,13 @@ void lower_scan(KernelJob& job) {
       if (aten && fp) {
         // ATen adds the previous tile's total into the tile's first element, then runs the levels.
         const TExpr* first = b.op(TOp::Eq, {local, tile_reversed ? last_col : b.i(0)});
-        std::string in = ve.fresh("scan_in");
-        loop.body.push_back(TileBuilder::assign(in, scan_input(scan)));
+        std::string in;
+        if (pending.count(scan)) {
+          in = pending.at(scan);
+        } else {
+          in = ve.fresh("scan_in");
+          loop.body.push_back(TileBuilder::assign(in, scan_input(scan)));
+        }
         const TExpr* seeded = b.op(TOp::Where, {first, combine(scan, b.var(in), c), b.var(in)});
         s = aten_tile(scan, seeded);
       } else {
@@ -354,17 +443,40 @@ void lower_scan(KernelJob& job) {
       }
       return b.var(name);
     };
-    for (auto* o : g.outputs) ve.store(o, group_map(g, o), ve.value(o, group_map(g, o)));
+    if (p.chunks == 1) {
+      for (auto* o : g.outputs) ve.store(o, group_map(g, o), ve.value(o, group_map(g, o)));
+    } else {
+      struct Chunk {
+        const TExpr* index;
+        const TExpr* mask;
+        std::map<const Node*, std::string> in;
+        ValueEmitter::Cache cache;
+      };
+      std::vector<Chunk> chunks;
+      for (int64_t u = 0; u < p.chunks; ++u) {
+        ve.clear_cache();
+        pending.clear();
+        std::string suffix = u == 0 ? "" : std::to_string(u);
+        const TExpr* offset = u == 1 ? block_r : b.mul(b.i(u), block_r);
+        setup_chunk(u == 0 ? start : b.add(start, offset), loop.body, suffix);
+        for (auto* n : g.nodes) {
+          if (op_kind(n->op) != OpKind::Scan || !is_floating(n->dtype)) continue;
+          std::string in = ve.fresh("scan_in");
+          loop.body.push_back(TileBuilder::assign(in, scan_input(n)));
+          pending[n] = in;
+        }
+        chunks.push_back({ve.index[axis], ve.axis_mask[scan_axis], pending, ve.cache()});
+      }
+      for (auto& c : chunks) {
+        ve.set_cache(c.cache);
+        pending = c.in;
+        ve.index[axis] = c.index;
+        ve.axis_mask[scan_axis] = c.mask;
+        for (auto* o : g.outputs) ve.store(o, group_map(g, o), ve.value(o, group_map(g, o)));
+      }
+    }
     body.push_back(std::move(loop));
     ve.out = &body;
-  }
-  int64_t tile = (p.rows ? p.block_m : p.block_i) * p.block_r;
-  job.launch.num_warps = static_cast<int>(std::clamp<int64_t>(tile / 512, 1, 8));
-  if (p.order == Order::AtenColumns) job.launch.num_warps = 1;  // one column per lane, the chunk in-thread
-  if (p.order == Order::AtenRows && p.block_r == 32) {
-    job.launch.num_warps = half ? kAtenNarrowHalfWarps : kAtenNarrowWarps;
-  } else if (p.order == Order::AtenRows && !p.persistent) {
-    job.launch.num_warps = static_cast<int>(std::max<int64_t>(1, tile / 256));
   }
   // Eager rounds a producer's product before the scan adds it: no multiply-add may become one fma.
   if (aten) job.launch.fp_fusion = false;

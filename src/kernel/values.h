@@ -83,6 +83,11 @@ class ValueEmitter {
   std::vector<const TExpr*> axis_anchor;
   // Values of a loop body depend on the loop variable: the kind clears the cache around loops.
   void clear_cache() { cache_.clear(); }
+  // The whole cache, to compute one tile's values in two phases (a scan's chunks: every chunk's loads, then each
+  // chunk's scan and stores): what a phase computed stays valid while the statements stay in one scope.
+  using Cache = std::map<std::string, const TExpr*>;
+  Cache cache() const { return cache_; }
+  void set_cache(Cache c) { cache_ = std::move(c); }
   void keep_in_cache(const Node* n, const std::vector<int>& map, const TExpr* value);
 
   // Mask of an access with these per-kernel-dim strides (over the tile axes it spans).
