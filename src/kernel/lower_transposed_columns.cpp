@@ -90,19 +90,16 @@ TransposedColumns plan_transposed_columns(const Group& g, const ValueEmitter& ve
   const auto& acc = ve.accesses();
   const auto& store = ve.access_is_store();
   auto is_store = [&](size_t k) { return k < store.size() && store[k]; };
-  // c: the innermost kept run (the column form puts a run that some load walks contiguously there)
+  // c: the innermost kept run (the column form puts a run that some load walks contiguously there), which no
+  // output is stored along contiguously
   const int c = inner.back();
-  bool loads_along_c = false, stores_along_c = false, any_store = false;
+  bool any_store = false;
   for (size_t k = 0; k < acc.size(); ++k) {
-    bool unit = std::abs(acc[k][static_cast<size_t>(c)]) == 1;
-    if (is_store(k)) {
-      any_store = true;
-      stores_along_c = stores_along_c || unit;
-    } else {
-      loads_along_c = loads_along_c || unit;
-    }
+    if (!is_store(k)) continue;
+    any_store = true;
+    if (std::abs(acc[k][static_cast<size_t>(c)]) == 1) return tc;
   }
-  if (!any_store || !loads_along_c || stores_along_c || ve.run_size(c) < 16) return tc;
+  if (!any_store || ve.run_size(c) < 16) return tc;
   // t: a kept run along which some output is stored contiguously
   for (int d : inner) {
     if (d == c || ve.run_size(d) < 16) continue;
@@ -111,6 +108,16 @@ TransposedColumns plan_transposed_columns(const Group& g, const ValueEmitter& ve
     }
   }
   if (tc.t < 0) return tc;
+  // and a load that walks c contiguously over the whole (t, c) block (not a vector broadcast along t)
+  bool load_along_c = false;
+  for (size_t k = 0; k < acc.size(); ++k) {
+    load_along_c = load_along_c || (!is_store(k) && std::abs(acc[k][static_cast<size_t>(c)]) == 1 &&
+                                    acc[k][static_cast<size_t>(tc.t)] != 0);
+  }
+  if (!load_along_c) {
+    tc.t = -1;
+    return tc;
+  }
   tc.c = c;
   tc.reduced = reduced;
   tc.r = r;
