@@ -30,6 +30,22 @@ void lower_window(KernelJob& job);
 void lower_attention(KernelJob& job);
 void lower_scan(KernelJob& job);
 
+// Column reductions whose outputs are stored contiguously along another kept dim than the one their loads walk
+// (lower_transposed_columns.cpp): a [BLOCK_T, BLOCK_I] block of that (t, c) plane per program, looped over the
+// reduced rows. t < 0: the form does not apply.
+struct TransposedColumns {
+  int t = -1, c = -1;                 // representative dims: stored along t, loaded along c
+  std::vector<int> reduced, others;   // the reduced runs; the other kept runs (scalar per program)
+  int64_t r = 1, block_t = 1, block_i = 1, unroll = 1;
+  int warps = 1;
+};
+// From the column form's classes of representative dims (kept outer, reduced, kept inner with the run that some
+// load walks contiguously last) and whether each column is read once with no full-size output.
+TransposedColumns plan_transposed_columns(const Group& g, const ValueEmitter& ve, const std::vector<int>& outer,
+                                          const std::vector<int>& reduced, const std::vector<int>& inner,
+                                          bool one_pass);
+void lower_transposed_columns(KernelJob& job, ValueEmitter& ve, TileBuilder& b, const TransposedColumns& tc);
+
 int64_t next_pow2(int64_t v);
 // The narrowest element (bytes) of the full-size tensors a group reads or writes (those its tile walks).
 int64_t narrowest_element(const Group& g);

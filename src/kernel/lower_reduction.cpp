@@ -613,6 +613,13 @@ void lower_reduction(KernelJob& job) {
   }
   Plan p = plan_reduction(g, ve, stage, reductions);
   plan_peel(p, g, ve, reductions);
+  // Columns stored transposed against their loads get their own form (lower_transposed_columns.cpp).
+  if (!p.rows) {
+    if (TransposedColumns tc = plan_transposed_columns(g, ve, p.outer, p.reduced, p.inner, p.one_pass); tc.t >= 0) {
+      lower_transposed_columns(job, ve, b, tc);
+      return;
+    }
+  }
   const bool one_pass = p.one_pass, coop = p.coop, split = p.split;
   const int arg_warps = p.arg_warps;
   const int64_t parts = p.parts, split_chunk = p.split_chunk;
