@@ -49,9 +49,6 @@ def record_launches(problem_path, generated_path):
     gen._launch = lambda kernel, grid, args, options: launches.append((kernel, tuple(grid), args, options))
     if hasattr(gen, "_persistent_programs"):
         gen._persistent_programs = lambda tiles, per_sm: min(tiles, per_sm * SMS)
-    if hasattr(gen, "_coop_split"):  # the GPU's chunks (not the interpreter's one program per line), 2 groups an SM
-        gen._coop_split = lambda kernel, size, chunk: (triton.cdiv(size, chunk), chunk)
-        gen._coop_programs = lambda kernel, tiles, groups, args, meta: min(tiles, max(groups, 2 * SMS // groups * groups))
     model = gen.ModelNew(*ref.get_init_inputs())
     with torch.device("meta"):
         inputs = ref.get_inputs()

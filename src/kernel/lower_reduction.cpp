@@ -119,20 +119,6 @@ const int64_t kCoopScalarColumnWidth = 32;
 const int kCoopScalarColumnWarps = 8;
 const int64_t kCoopColumnMinGroups = 3;
 const int64_t kCoopColumnMaxGroups = 64;
-// Few column blocks: an online softmax runs one program per column block, so fewer blocks than
-// kCoopColumnFewBlocks (two per H200 multiprocessor) leave multiprocessors idle or with one program's loads in
-// flight: the column kernel of tests/corpus/log_softmax_rows_cols_fp16.py (fp16 [13411, 10007] log_softmax over
-// the rows, stored transposed) ran 105 programs of [32, 128] on 8 warps, two passes of 10007 rows each, 7% of the
-// bandwidth floor for the problem (1.88 ms, with its other kernel). Such columns take the cooperative form at any
-// element size (the measurement that keeps 16-bit columns online had 1024 column blocks), on the fp32 form's
-// [128, kCoopColumnWidth] tile (64 values a thread on 4 warps), and columns past kCoopColumnMaxGroups chunks of 128
-// rows on [kCoopLongColumnChunk, kCoopColumnWidth] tiles on kCoopLongColumnWarps warps (the same values a thread),
-// up to kCoopColumnMaxGroups of those. Not measured yet: tests/gpu/colsplit_experiment.py times these tiles against
-// the online form and a two-launch split.
-const int64_t kCoopColumnFewBlocks = 264;
-const int64_t kCoopColumnWidth = 64;
-const int64_t kCoopLongColumnChunk = 256;
-const int kCoopLongColumnWarps = 8;
 
 TOp reduce_op(Op op) {
   switch (op) {
@@ -176,8 +162,7 @@ struct Plan {
                                        // (column block)
   std::map<const Node*, const Node*> online;  // looped softmax columns: max -> its sum of exp, in one pass
   int row_warps = 0;  // warps of held rows that Triton cannot load as vectors; 0: the usual rule (tile / 512)
-  // warps of cooperative column blocks loaded an element at a time or in long chunks; 0: kColumnWarps
-  int column_warps = 0;
+  int column_warps = 0;  // warps of cooperative column blocks loaded an element at a time; 0: kColumnWarps
   // Peeled rows (plan_peel): the vector (elements of 16 bytes) their whole chunks load, 0 when not peeled, and
   // the residues modulo it of the peeled loads' strides along each kernel dim.
   int64_t peel_vec = 0;
@@ -244,12 +229,6 @@ std::map<const Node*, const Node*> softmax_sums(const std::vector<const Node*>& 
     }
   }
   return sums;
-}
-
-// Does an online softmax over columns run on too few programs (one per column block) to fill the GPU? Then its
-// column blocks are split cooperatively whatever the element size (kCoopColumnFewBlocks).
-bool few_online_column_blocks(const Plan& p) {
-  return !p.rows && !p.online.empty() && p.m * ((p.i + p.block_i - 1) / p.block_i) < kCoopColumnFewBlocks;
 }
 
 // The kernel's form, decided from the group (nothing emitted): which dims are kept and reduced, the tile sizes,
@@ -429,17 +408,11 @@ Plan plan_reduction(const Group& g, const ValueEmitter& ve, const std::map<const
     if (p.i % p.block_i != 0 && p.i % vec != 0) return true;  // (the column mask's runs are shorter)
     return load_vector(ve, p.inner.back(), elem) < vec;
   };
-  const bool few_blocks = few_online_column_blocks(p);
-  if (!p.rows && !p.online.empty() && (narrowest_element(g) == 4 || few_blocks)) {
+  if (!p.rows && !p.online.empty() && narrowest_element(g) == 4) {
     // (columns Triton loads an element at a time: narrower and deeper chunks, kCoopScalarColumns below)
     const bool scalar = scalar_columns();
-    int64_t chunk = scalar ? kCoopScalarColumnChunk : kCoopColumnChunk;
+    const int64_t chunk = scalar ? kCoopScalarColumnChunk : kCoopColumnChunk;
     int64_t groups = (p.r + chunk - 1) / chunk;
-    const bool long_chunks = few_blocks && !scalar && groups > kCoopColumnMaxGroups;
-    if (long_chunks) {  // (long columns in deeper chunks, kCoopColumnFewBlocks above)
-      chunk = kCoopLongColumnChunk;
-      groups = (p.r + chunk - 1) / chunk;
-    }
     std::set<const Node*> paired;
     for (auto [mx, sum] : p.online) paired.insert({mx, sum});
     p.coop = groups >= kCoopColumnMinGroups && groups <= kCoopColumnMaxGroups &&
@@ -451,9 +424,6 @@ Plan plan_reduction(const Group& g, const ValueEmitter& ve, const std::map<const
       if (scalar) {
         p.block_i = kCoopScalarColumnWidth;
         p.column_warps = kCoopScalarColumnWarps;
-      } else {
-        p.block_i = std::min(p.block_i, kCoopColumnWidth);  // (16-bit: the fp32 form's values a thread)
-        if (long_chunks) p.column_warps = kCoopLongColumnWarps;
       }
     }
   }
