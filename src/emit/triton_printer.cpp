@@ -159,9 +159,7 @@ void print_stmts(Writer& w, const std::vector<TStmt>& body) {
         bool plain = s.start->op == TOp::Int && s.start->ival == 0 && s.step->op == TOp::Int && s.step->ival == 1;
         std::string bounds = plain ? print_at(s.stop, 0)
                                    : print_at(s.start, 0) + ", " + print_at(s.stop, 0) + ", " + print_at(s.step, 0);
-        if (s.num_stages > 0) bounds += ", num_stages=" + std::to_string(s.num_stages);
-        w.line("for " + s.var + " in " + (s.unroll ? "tl.static_range(" : s.num_stages > 0 ? "tl.range(" : "range(") +
-               bounds + "):");
+        w.line("for " + s.var + " in " + (s.unroll ? "tl.static_range(" : "range(") + bounds + "):");
         w.indent();
         print_stmts(w, s.body);
         w.dedent();

@@ -11,8 +11,7 @@
 //     get_log_num_threads_x_inner_scan), each tile by Sklansky's levels (the _aten_scan_tile helper),
 //     the previous tile's last value combined into the tile's first element before the levels (rows in
 //     tiles of 32 that lie along memory load CHUNKS tiles a loop step, then scan them in order);
-//   - another dim: each column is a sequential fold, acc = op(acc, x[k]), one row of the chunk at a time
-//     (few columns: the chunk loop pipelined by Triton, tl.range(num_stages));
+//   - another dim: each column is a sequential fold, acc = op(acc, x[k]), one row of the chunk at a time;
 //   - the tensor has one non-unit dim (CUB's decoupled look-back, not reproducible): tl.cumsum, like
 //     integer scans (exact in any order). Reverse scans scan the flipped row in its own order; row tiles
 //     hold it in memory order (the helper walks the tile backwards), so that loads and stores coalesce.
@@ -69,16 +68,6 @@ const int64_t kSeqLaneBytes = 16;
 // chunk's shuffles (fp16 [262144, 2047]: 16 ld.global.b16, then 8 x (12 shuffles, 2 stores)). Rows strided in memory
 // keep one chunk a step (see below). tests/gpu/scan_chunks_experiment.py times the forms.
 const int64_t kChunkInFlightBytes = 64 * 1024;
-// Column scans (AtenColumns) on a grid of few programs (few columns: the fold along R is sequential, so columns
-// are all the parallelism there is) loop with tl.range(num_stages = kColumnStages): Triton's pipeliner then loads
-// the next chunks by cp.async into shared memory while the current one is folded (PTX, sm_90, scan_reverse_long_dim0:
-// 96 cp.async.cg of 16 bytes in three stages against 32 ld.global.v4). One warp's chunk is [32, 128] fp32 = 16 KB,
-// and [16384, 16383] had 128 programs (one per SM, 16 KB in flight each: 0.43 of the floor), [16385, 8192] 64
-// (0.28). Three stages take 48 KB of shared memory a program, so only grids of at most kColumnPipelinedPerSM
-// programs per SM use them: shared memory never holds fewer programs on an SM than the grid gives it.
-// Unmeasured: tests/gpu/scan_chunks_experiment.py (columns) times both forms.
-const int kColumnStages = 3;
-const int64_t kColumnPipelinedPerSM = 4;
 const int64_t kMaxChunks = 8;
 const int64_t kSMs = 132;  // H200
 
@@ -378,10 +367,6 @@ void lower_scan(KernelJob& job) {
     loop.start = b.i(0);
     loop.stop = R;
     loop.step = p.chunks > 1 ? b.mul(block_r, job.constexpr_param("CHUNKS", p.chunks)) : block_r;
-    if (p.order == Order::AtenColumns) {
-      int64_t programs = p.m * ((p.i + p.block_i - 1) / p.block_i);
-      if (programs <= kColumnPipelinedPerSM * kSMs) loop.num_stages = kColumnStages;
-    }
     const TExpr* start = b.var("r0");
     if (reverse && !aten) start = b.op(TOp::Sub, {b.op(TOp::Sub, {R, block_r}), start});
     // AtenRows with CHUNKS tiles a step: each chunk's scan inputs (its loads) first, then each chunk's scans and

@@ -72,7 +72,6 @@ struct TStmt {
   const TExpr* stop = nullptr;
   const TExpr* step = nullptr;
   bool unroll = false;             // For: tl.static_range (unrolled at compile time) instead of range
-  int num_stages = 0;              // For: tl.range(..., num_stages=N), Triton's software pipeliner (0: range)
   std::string text;                // Comment
   std::vector<TStmt> body;         // For, While, If
 };

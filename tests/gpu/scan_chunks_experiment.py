@@ -1,8 +1,6 @@
-"""Scans in ATen's order with more bytes in flight (a measurement for the device tool), kernel time after an L2
-flush (triton.testing.do_bench, median), as a fraction of the bandwidth floor (bytes read and written / 4.25 TB/s),
-and whether the result is bit-identical to torch.cumsum. Two forms of lower_scan.cpp:
-
-rows: several of ATen's 32-element tiles loaded per loop step.
+"""Row scans in ATen's order with several of ATen's 32-element tiles loaded per loop step (a measurement for the device
+tool), kernel time after an L2 flush (triton.testing.do_bench, median), as a fraction of the bandwidth floor
+(bytes read and written / 4.25 TB/s), and whether the result is bit-identical to torch.cumsum.
 
 tritonize's row scan (lower_scan.cpp, AtenRows with ATen's tiles of 32) walks each row one tile per loop step:
 [BLOCK_M = 16, 32] on 4 warps (fp32) or 8 (16-bit). A thread then holds 16 bytes (fp32) or 4 bytes (16-bit) of
@@ -19,11 +17,6 @@ other, the carry chained as before: the order of operations is unchanged, only m
 Cases: fp32 [32768, 8191] (rows not 16-byte aligned: scalar loads; scan_reverse_flip's shape), fp16 [262144, 2047]
 (scan_cumsum_fp16), fp32 [65536, 4000] (aligned, scan_cumsum_lastdim), and bf16 rows that are strided (the scanned
 dim of x.T, x [4096, 4099]: scan_stack_bf16's scan, [BLOCK_M = 16 contiguous rows, 32] tiles, 257 programs).
-
-columns: the sequential fold per column (one warp, [32, 128] fp32 chunks, a column per lane) on grids of few programs
-(scan_cumsum_dim0: [16384, 16383], 128 programs; scan_reverse_long_dim0: [16385, 8192], 64), its chunk loop as
-range() (main) against tl.range(num_stages=3) (Triton's pipeliner: cp.async of the next two chunks into shared
-memory while one is folded; tritonize's form now for grids of at most 4 programs per SM).
 
     python3 tests/gpu/scan_chunks_experiment.py [--json OUT.json] [--dry]
 
@@ -108,72 +101,6 @@ def cumsum_rows_chunks(x_ptr, y_ptr, R: tl.constexpr, M: tl.constexpr, SM: tl.co
             carry = _step(x_ptr, y_ptr, x7, carry, rows, r0 + 7 * BLOCK_R, R, M, SM, SR, BLOCK_R, BLOCK_M, ROUND)
 
 
-@triton.jit
-def _fold(x, acc, BLOCK_R: tl.constexpr, BLOCK_I: tl.constexpr):
-    # tritonize's fold: acc = acc + row k of the chunk, row k picked by a masked sum (exact), one row at a time
-    out = tl.zeros([BLOCK_R, BLOCK_I], dtype=tl.float32)
-    for k in tl.static_range(BLOCK_R):
-        acc = acc + tl.sum(tl.where(tl.arange(0, BLOCK_R)[:, None] == k, x, 0.0), axis=0, keep_dims=True)
-        out = tl.where(tl.arange(0, BLOCK_R)[:, None] == k, acc, out)
-    return out, acc
-
-
-@triton.jit
-def cumsum_columns(x_ptr, y_ptr, R: tl.constexpr, I: tl.constexpr, BLOCK_R: tl.constexpr, BLOCK_I: tl.constexpr,
-                   PIPELINED: tl.constexpr):
-    cols = tl.program_id(0) * BLOCK_I + tl.arange(0, BLOCK_I)[None, :]
-    col_mask = cols < I
-    acc = tl.full([1, BLOCK_I], 0.0, dtype=tl.float32)
-    if PIPELINED:
-        for r0 in tl.range(0, R, BLOCK_R, num_stages=3):
-            r = r0 + tl.arange(0, BLOCK_R)[:, None]
-            mask = (r < R) & col_mask
-            x = tl.where(mask, tl.load(x_ptr + (r * I + cols), mask=mask).to(tl.float32), 0.0)
-            out, acc = _fold(x, acc, BLOCK_R, BLOCK_I)
-            tl.store(y_ptr + (r * I + cols), out.to(y_ptr.dtype.element_ty), mask=mask)
-    else:
-        for r0 in range(0, R, BLOCK_R):
-            r = r0 + tl.arange(0, BLOCK_R)[:, None]
-            mask = (r < R) & col_mask
-            x = tl.where(mask, tl.load(x_ptr + (r * I + cols), mask=mask).to(tl.float32), 0.0)
-            out, acc = _fold(x, acc, BLOCK_R, BLOCK_I)
-            tl.store(y_ptr + (r * I + cols), out.to(y_ptr.dtype.element_ty), mask=mask)
-
-
-def columns(dry):
-    dev = "cpu" if dry else "cuda"
-    results = []
-    shapes = [(16384, 16383), (16385, 8192)] if not dry else [(70, 300)]
-    for R, I in shapes:
-        x = torch.randn(R, I, device=dev)
-        ref = torch.cumsum(x, 0)
-        nbytes = 2 * x.numel() * 4
-        outs = []
-        for pipelined in (False, True):
-            y = torch.empty_like(x)
-
-            def launch():
-                cumsum_columns[(triton.cdiv(I, 128),)](x, y, R, I, 32, 128, pipelined, num_warps=1)
-            launch()
-            outs.append(y)
-            name = f"fp32 [{R}, {I}] cumsum(0)"
-            form = "tl.range(num_stages=3) <- tritonize" if pipelined else "range() (main)"
-            if dry:
-                ok = torch.allclose(y, ref, 1e-4, 1e-4) and torch.equal(y, outs[0])
-                print(f"dry {name:26s} {form}  values {'ok' if ok else 'WRONG'}", flush=True)
-                continue
-            ms = do_bench(launch, warmup=25, rep=100, return_mode="median")
-            r = {"case": name, "form": form, "ms": ms, "floor_fraction": nbytes / BANDWIDTH / (ms * 1e-3),
-                 "exact": torch.equal(y, ref)}
-            results.append(r)
-            print(f"{name:26s} {form:36s} {ms:.4f} ms  {r['floor_fraction']:.2f} of the floor  exact {r['exact']}",
-                  flush=True)
-        if not dry:
-            ms = do_bench(lambda: torch.cumsum(x, 0), warmup=25, rep=100, return_mode="median")
-            print(f"{name:26s} {'eager':36s} {ms:.4f} ms  {nbytes / BANDWIDTH / (ms * 1e-3):.2f}", flush=True)
-    return results
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--json")
@@ -228,7 +155,6 @@ def main():
             ms = do_bench(lambda: torch.cumsum(xs, dim=1), warmup=25, rep=100, return_mode="median")
             print(f"{name:26s} eager          {ms:.4f} ms  {nbytes / BANDWIDTH / (ms * 1e-3):.2f}", flush=True)
         del x, xs, ref
-    results += columns(a.dry)
     if a.json:
         with open(a.json, "w") as f:
             json.dump(results, f, indent=1)
