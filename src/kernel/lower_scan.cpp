@@ -57,19 +57,17 @@ const int kAtenNarrowHalfWarps = 8;
 // (tl.cumsum of the chunk seeded with the running total is as fast, and bit-exact only in this layout.)
 const int64_t kSeqChunk = 32;
 const int64_t kSeqLaneBytes = 16;
-// Rows walked in ATen's tiles of 32 load CHUNKS tiles of each row at the top of a loop step, then scan them one
-// after the other (the carry chained as before: the same operations in the same order). One tile a step left a
-// thread 16 bytes (fp32, 4 warps) or 4 bytes (16-bit, 8 warps) of each step's load, and the next load waited for
-// the carry's chain of shuffles: a memory-bound scan needs about 40 KB in flight per multiprocessor on the H200
-// (4.25 TB/s), and [32768, 8191] fp32 had 31 KB (2048 programs of 2 KB, 15.5 per SM), fp16 [262144, 2047] 8 KB
-// (8 programs of 8 warps resident, 1 KB each); they ran at 0.45 and 0.39 of the floor. CHUNKS is the smallest
-// power of two, up to kMaxChunks, that puts kChunkInFlightBytes in flight per SM, counting the programs each SM
-// holds (the grid's share, at most 64 warps and 32 programs). PTX (sm_90): all CHUNKS loads issue before the first
-// chunk's shuffles (fp16 [262144, 2047]: 16 ld.global.b16, then 8 x (12 shuffles, 2 stores)). Rows strided in memory
-// keep one chunk a step (see below). tests/gpu/scan_chunks_experiment.py times the forms.
-const int64_t kChunkInFlightBytes = 64 * 1024;
-const int64_t kMaxChunks = 8;
-const int64_t kSMs = 132;  // H200
+// Rows walked in ATen's tiles of 32 whose loads Triton issues an element at a time (row starts not 16-byte
+// aligned: 8191 floats, 2047 halves) load kScalarRowChunks tiles of each row at the top of a loop step, then scan
+// them one after the other (the carry chained as before: the same operations in the same order). One tile a step
+// left a thread 4 bytes of each step's load in flight, and the next load waited for the carry's chain of shuffles.
+// PTX (sm_90): all CHUNKS loads issue before the first chunk's shuffles (fp16 [262144, 2047]: 16 ld.global.b16,
+// then 8 x (12 shuffles, 2 stores)). Measured on the H200 (tests/gpu/scan_chunks_experiment.py, 2026-12-04, kernel
+// time; tiles a step 1 / 2 / 4 / 8): fp32 [32768, 8191] 1.05 / 1.00 / 0.88 / 0.83 ms, fp16 [262144, 2047] 1.21 /
+// 1.06 / 1.04 / 0.94 ms; but rows loaded as vectors lose: fp32 [65536, 4000] 0.63 / 0.68 / 0.76 / 0.75 ms (and in
+// the corpus A/B scan_cumsum_lastdim 1.02x, scan_cat_slices 1.08x slower at 2), so they keep one tile a step. Rows
+// strided in memory keep one too (see below).
+const int64_t kScalarRowChunks = 8;
 
 // Which order of operations the kernel's scans follow (see the file comment).
 enum class Order { Tree, AtenRows, AtenColumns };
@@ -115,25 +113,24 @@ const char* round_name(DType t) {
   }
 }
 
-// Bytes read from memory per element of the kernel's space: the full-size tensors it loads (a broadcast operand
-// stays in cache).
-int64_t read_bytes_per_element(const Group& g) {
+// The narrowest element (bytes) of the full-size tensors the kernel loads (4 when it loads none).
+int64_t narrowest_load(const Group& g) {
   std::set<const Node*> in_group(g.nodes.begin(), g.nodes.end());
-  in_group.insert(g.inlined.begin(), g.inlined.end());  // (recomputed, not loaded)
+  in_group.insert(g.inlined.begin(), g.inlined.end());
   int64_t numel = 1;
   for (int64_t d : g.space) numel *= d;
-  std::set<const Node*> roots;
+  int64_t narrowest = 4;
   for (const Node* n : g.nodes) {
     for (const Node* src : n->src) {
       const Node* root = view_root(src);
       int64_t k = 1;
       for (int64_t d : root->shape) k *= d;
-      if (!in_group.count(root) && root->op != Op::Const && root->op != Op::Iota && k == numel) roots.insert(root);
+      if (!in_group.count(root) && root->op != Op::Const && root->op != Op::Iota && k == numel) {
+        narrowest = std::min<int64_t>(narrowest, dtype_size(root->dtype));
+      }
     }
   }
-  int64_t bytes = 0;
-  for (const Node* r : roots) bytes += dtype_size(r->dtype);
-  return std::max<int64_t>(bytes, 1);
+  return narrowest;
 }
 
 }  // namespace
@@ -219,12 +216,22 @@ void lower_scan(KernelJob& job) {
     bool store = k < ve.access_is_store().size() && ve.access_is_store()[k];
     if (!store && std::abs(accesses[k][axis]) > 1) loads_along_rows = false;
   }
-  if (p.order == Order::AtenRows && !p.persistent && p.block_r == 32 && loads_along_rows) {
-    int64_t programs = (p.m + p.block_m - 1) / p.block_m;
-    int64_t resident = std::min<int64_t>({(programs + kSMs - 1) / kSMs, 64 / job.launch.num_warps, 32});
-    int64_t step_bytes = resident * p.block_m * p.block_r * read_bytes_per_element(g);
+  // (rows loaded an element at a time: some load along the row has another stride that breaks 16-byte alignment)
+  bool scalar_rows = false;
+  const int64_t vec = 16 / narrowest_load(g);
+  for (size_t k = 0; k < accesses.size(); ++k) {
+    bool store = k < ve.access_is_store().size() && ve.access_is_store()[k];
+    if (store || accesses[k][axis] != 1) continue;
+    for (size_t d = 0; d < accesses[k].size(); ++d) {
+      if (static_cast<int>(d) != axis && ve.rep()[d] == static_cast<int>(d) && ve.run_size(static_cast<int>(d)) > 1 &&
+          accesses[k][d] % vec != 0) {
+        scalar_rows = true;
+      }
+    }
+  }
+  if (p.order == Order::AtenRows && !p.persistent && p.block_r == 32 && loads_along_rows && scalar_rows) {
     int64_t steps = (p.r + p.block_r - 1) / p.block_r;
-    while (p.chunks < kMaxChunks && p.chunks < steps && step_bytes * p.chunks < kChunkInFlightBytes) p.chunks *= 2;
+    p.chunks = std::min<int64_t>(kScalarRowChunks, next_pow2(steps));
   }
 
   auto& body = job.kernel.body;

@@ -1,12 +1,12 @@
-"""Row scans in ATen's tiles of 32 load CHUNKS tiles of each row per loop step (lower_scan.cpp): every chunk's
+"""Row scans in ATen's tiles of 32 whose rows Triton loads an element at a time (rows not 16-byte aligned) load CHUNKS
+tiles of each row per loop step (lower_scan.cpp): every chunk's
 loads at the top of the step, then the chunks' levels one after the other, the carry chained between them, so more
 bytes are in flight while the order of operations stays ATen's. Each case is converted by tritonize, its generated
 text checked for that form (the loop's step, CHUNKS in the launch, the second chunk loaded before the first is
 scanned), and run by Triton's interpreter on the CPU: compared bit for bit with the emulation of ATen's CUDA scan
 (aten_scan.py) and closely with PyTorch. The cases cover ragged rows whose last step has chunks wholly past the end
-(masked), rows that the step divides (no mask), reverse scans, fp16/bf16, cumprod, a consumer reading the loaded
-input again (cumsum - x: the load is reused), and rows strided in memory (the scan of x.t()), which keep one tile
-a step."""
+(masked), short rows, reverse scans, fp16/bf16, cumprod, a consumer reading the loaded input again (cumsum - x: the
+load is reused), and aligned rows and rows strided in memory (the scan of x.t()), which keep one tile a step."""
 
 import re
 import sys
@@ -16,23 +16,26 @@ import pytest
 from .paths import HERE, convert_forward, run_interpreted
 
 # (forward body over x, input shape, input dtype, input kind, ATen-order reference, PyTorch reference, CHUNKS)
-# ATen takes tiles of 32 when there are at least as many rows as next_pow2(R). 512 rows make 32 programs, one per
-# multiprocessor, 2 KB a step (fp32): the rule takes up to 8 chunks, as many as the row has tiles of 32.
+# ATen takes tiles of 32 when there are at least as many rows as next_pow2(R). Rows loaded an element at a time (not
+# 16-byte aligned: 301 floats, 300 halves) take 8 tiles a step, or the row's tiles rounded up to a power of two.
 CASES = [
-    # 300 = 9 tiles + 12: steps of 8 tiles, the second step's last chunks masked whole
-    ("torch.cumsum(x, dim=-1)", (512, 300), "float32", "randn", "aten_scan(x, -1, 'sum')",
+    # 301 = 9 tiles + 13: steps of 8 tiles, the second step's last chunks masked whole
+    ("torch.cumsum(x, dim=-1)", (512, 301), "float32", "randn", "aten_scan(x, -1, 'sum')",
      "torch.cumsum(x, -1)", 8),
-    # 128 = 4 tiles: one step of 4 chunks, no mask
-    ("torch.cumsum(x, dim=-1)", (256, 128), "float32", "randn", "aten_scan(x, -1, 'sum')",
+    # 97 = 3 tiles + 1: one step of 4 chunks
+    ("torch.cumsum(x, dim=-1)", (256, 97), "float32", "randn", "aten_scan(x, -1, 'sum')",
      "torch.cumsum(x, -1)", 4),
     ("torch.cumsum(x, dim=-1)", (512, 300), "float16", "rand", "aten_scan(x, -1, 'sum')",
      "torch.cumsum(x.float(), -1).half()", 8),
     ("x.flip(-1).cumsum(-1).flip(-1)", (512, 300), "bfloat16", "rand", "aten_scan(x.flip(-1), -1, 'sum').flip(-1)",
      "x.float().flip(-1).cumsum(-1).flip(-1).bfloat16()", 8),
-    ("x.flip(1).cumprod(1).flip(1)", (256, 100), "float32", "near1", "aten_scan(x.flip(1), 1, 'prod').flip(1)",
+    ("x.flip(1).cumprod(1).flip(1)", (256, 101), "float32", "near1", "aten_scan(x.flip(1), 1, 'prod').flip(1)",
      "x.flip(1).cumprod(1).flip(1)", 4),
-    ("torch.cumsum(x, dim=-1) - x", (512, 300), "float32", "randn", "aten_scan(x, -1, 'sum') - x",
+    ("torch.cumsum(x, dim=-1) - x", (512, 301), "float32", "randn", "aten_scan(x, -1, 'sum') - x",
      "torch.cumsum(x, -1) - x", 8),
+    # rows loaded as vectors (300 floats: 16-byte aligned) keep one tile a step (measured slower with more)
+    ("torch.cumsum(x, dim=-1)", (512, 300), "float32", "randn", "aten_scan(x, -1, 'sum')",
+     "torch.cumsum(x, -1)", 1),
     # rows strided in memory keep one tile a step (each chunk's load goes through shared memory before the next)
     ("x.t().cumsum(1)", (300, 512), "float32", "randn", "aten_scan(x.t(), -1, 'sum')", "x.t().cumsum(1)", 1),
 ]
