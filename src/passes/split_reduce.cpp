@@ -133,6 +133,8 @@ const Node* split_arg(Graph& g, const Node* old, const Node* x) {
 
 }  // namespace
 
+bool split_reduce_splits(int64_t rows, int64_t row) { return rows < kMinRows && row >= kLongRow; }
+
 std::unique_ptr<Graph> split_reduce(const Graph& g) {
   return rewrite_graph(g, [](Graph& out, const Node* old, const std::vector<const Node*>& src) -> const Node* {
     bool splittable = old->op == Op::Sum || old->op == Op::Prod || old->op == Op::Max || old->op == Op::Min;
@@ -154,7 +156,7 @@ std::unique_ptr<Graph> split_reduce(const Graph& g) {
     int64_t r = 1;
     for (auto a : axes) r *= x->shape[a];
     int64_t rows = numel(x->shape) / std::max<int64_t>(r, 1);
-    if (!trailing || rows >= kMinRows || r < kLongRow) return rebuild(out, old, src);
+    if (!trailing || !split_reduce_splits(rows, r)) return rebuild(out, old, src);
     // Split where the tensor's own dims split, when that leaves enough rows of long enough parts: no reshape, so
     // the partial reduction keeps the space of the row kernels around it (the rows of a log_softmax that the sum
     // of a KL divergence reads, x.sum(dim=-1) beside x.min()) and can join them.
