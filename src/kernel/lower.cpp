@@ -259,7 +259,10 @@ ForwardPlan lower(const Schedule& s, TileArena& arena, const LowerOptions& optio
     for (auto* o : g.outputs) job.buffers.pointer(o);  // outputs first among the pointers
     switch (g.kind) {
       case GroupKind::Pointwise: lower_pointwise(job); break;
-      case GroupKind::Reduction: lower_reduction(job); break;
+      case GroupKind::Reduction:
+        if (lowers_as_pointwise_total(g)) lower_pointwise_total(job);
+        else lower_reduction(job);
+        break;
       case GroupKind::Scan: lower_scan(job); break;
       case GroupKind::Matmul:
         lower_matmul(job);
