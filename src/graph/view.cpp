@@ -57,6 +57,37 @@ std::vector<PadRange> view_pads(const Node* n) {
   return pads;
 }
 
+bool cat_pieces(const Node* cat, std::vector<CatPiece>& pieces) {
+  pieces.clear();
+  if (cat->op != Op::Add || cat->src.size() != 2) return false;
+  for (const Node* leaf : cat->src) {
+    if (leaf->op != Op::Pad || leaf->shape != cat->shape) return false;
+    std::vector<PadRange> pads = view_pads(leaf);
+    if (pads.size() != 1) return false;
+    CatPiece piece{pads[0].dim, pads[0].lo, pads[0].hi, nullptr, 0};
+    const Node* n = leaf->src[0];
+    if (view_root(n)->op == Op::Const) {
+      n = view_root(n);
+    } else {
+      for (; n->op == Op::Slice; n = n->src[0]) {  // ints = {dim, start, step}
+        if (n->attr.ints[0] != piece.dim || n->attr.ints[2] != 1) return false;
+        piece.start += n->attr.ints[1];
+      }
+      if (op_kind(n->op) == OpKind::View || n->rank() != cat->rank()) return false;
+      for (int d = 0; d < cat->rank(); ++d) {
+        if (d != piece.dim && n->shape[d] != cat->shape[d]) return false;
+      }
+    }
+    piece.root = n;
+    pieces.push_back(piece);
+  }
+  const CatPiece &a = pieces[0], &b = pieces[1];
+  int64_t size = cat->shape[a.dim];
+  bool cover = a.dim == b.dim && ((a.lo == 0 && a.hi == b.lo && b.hi == size) || (b.lo == 0 && b.hi == a.lo && a.hi == size));
+  if (!cover) pieces.clear();
+  return cover;
+}
+
 bool view_layout(const Node* n, std::vector<int64_t>& strides, int64_t& offset) {
   if (op_kind(n->op) != OpKind::View) {
     strides = contiguous_strides(n->shape);

@@ -166,7 +166,23 @@ void lower_scan(KernelJob& job) {
     half = half || n->dtype == DType::Float16 || n->dtype == DType::BFloat16;
     TZ_ASSERT(n->shape == g.space, "a scan's shape differs from its kernel's space");
   }
+  // A cat (fuse's store epilogue) has the space's dims, its size along the scanned one aside.
+  auto is_cat = [&](const Node* o) { return std::find(g.cats.begin(), g.cats.end(), o) != g.cats.end(); };
+  auto cat_map = [&](const Node* cat) {
+    std::vector<int> map;
+    for (int d = 0; d < rank; ++d) map.push_back(cat->shape[d] == 1 && g.space[d] == 1 ? -1 : d);
+    return map;
+  };
   for (auto* o : g.outputs) {
+    if (is_cat(o)) {
+      std::vector<CatPiece> pieces;
+      TZ_ASSERT(cat_pieces(o, pieces), "a cat of a scan kernel is not one");
+      for (const CatPiece& piece : pieces) {
+        if (piece.root->op != Op::Const) ve.collect(piece.root, group_map(g, piece.root));
+      }
+      ve.collect_store(o, cat_map(o));
+      continue;
+    }
     ve.collect(o, group_map(g, o));
     ve.collect_store(o, group_map(g, o));
   }
@@ -353,6 +369,35 @@ void lower_scan(KernelJob& job) {
     return is_floating(scan->dtype) ? round_to(b, v, scan->dtype) : v;
   };
 
+  // Every output of the tile at the scan index ve.index[axis]; a cat's pieces each at their offset (view.h
+  // CatPiece): the scan's value at index r goes to r - start + lo for r in [start, start + hi - lo), a constant
+  // to lo + r for r < hi - lo.
+  auto store_outputs = [&]() {
+    for (auto* o : g.outputs) {
+      if (!is_cat(o)) {
+        ve.store(o, group_map(g, o), ve.value(o, group_map(g, o)));
+        continue;
+      }
+      std::vector<CatPiece> pieces;
+      cat_pieces(o, pieces);
+      int64_t stride = 1;
+      for (int d = axis + 1; d < rank; ++d) stride *= o->shape[d];
+      for (const CatPiece& piece : pieces) {
+        bool constant = piece.root->op == Op::Const;
+        int64_t start = constant ? 0 : piece.start, stop = start + piece.hi - piece.lo;
+        const TExpr* r = ve.index[axis];
+        const TExpr* in = start > 0 ? b.op(TOp::Ge, {r, b.i(start)}) : nullptr;
+        if (stop < p.r) in = b.band(in, b.lt(r, b.i(stop)));
+        bool fp = is_floating(o->dtype);
+        const TExpr* c = fp ? b.f(piece.root->attr.f) : b.i(static_cast<int64_t>(piece.root->attr.f));
+        const TExpr* v = constant ? b.full(p.rows ? "[BLOCK_M, BLOCK_R]" : "[BLOCK_R, BLOCK_I]", c,
+                                           fp ? DType::Float32 : DType::Int64)
+                                  : ve.value(piece.root, group_map(g, piece.root));
+        ve.store(o, cat_map(o), v, (piece.lo - start) * stride, in);
+      }
+    }
+  };
+
   if (p.persistent) {
     setup_chunk(nullptr, body, "");
     ve.on_reduce = [&](const Node* scan) -> const TExpr* {
@@ -361,7 +406,7 @@ void lower_scan(KernelJob& job) {
       }
       return aten_tile(scan, scan_input(scan));
     };
-    for (auto* o : g.outputs) ve.store(o, group_map(g, o), ve.value(o, group_map(g, o)));
+    store_outputs();
   } else {
     // One carry per scan, set before the loop to the neutral element (AtenColumns: the running fold).
     std::map<const Node*, std::string> carry;
@@ -444,7 +489,7 @@ void lower_scan(KernelJob& job) {
       return b.var(name);
     };
     if (p.chunks == 1) {
-      for (auto* o : g.outputs) ve.store(o, group_map(g, o), ve.value(o, group_map(g, o)));
+      store_outputs();
     } else {
       struct Chunk {
         const TExpr* index;
@@ -472,7 +517,7 @@ void lower_scan(KernelJob& job) {
         pending = c.in;
         ve.index[axis] = c.index;
         ve.axis_mask[scan_axis] = c.mask;
-        for (auto* o : g.outputs) ve.store(o, group_map(g, o), ve.value(o, group_map(g, o)));
+        store_outputs();
       }
     }
     body.push_back(std::move(loop));
