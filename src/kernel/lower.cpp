@@ -121,6 +121,10 @@ std::string kernel_name(const Group& g) {
   for (auto* n : g.nodes) {
     if (n->op == Op::Cast || n->op == Op::Copy || op_kind(n->op) == OpKind::View) continue;
     std::string name = op_name(n->op);
+    // a scan's store epilogue (fuse: place_cat_store), also when it stores the cat's cast
+    for (const Node* cat : g.cats) {
+      if (cat == n || (cat->op == Op::Cast && cat->src[0] == n)) name = "cat";
+    }
     if (n->op == Op::Conv) {
       name = std::string(n->attr.ints2[1] ? "conv_transpose" : "conv") + std::to_string(n->rank() - 2) + "d";
     }
@@ -259,7 +263,10 @@ ForwardPlan lower(const Schedule& s, TileArena& arena, const LowerOptions& optio
     for (auto* o : g.outputs) job.buffers.pointer(o);  // outputs first among the pointers
     switch (g.kind) {
       case GroupKind::Pointwise: lower_pointwise(job); break;
-      case GroupKind::Reduction: lower_reduction(job); break;
+      case GroupKind::Reduction:
+        if (lowers_as_pointwise_total(g)) lower_pointwise_total(job);
+        else lower_reduction(job);
+        break;
       case GroupKind::Scan: lower_scan(job); break;
       case GroupKind::Matmul:
         lower_matmul(job);

@@ -23,6 +23,10 @@ struct KernelJob {
 };
 
 void lower_pointwise(KernelJob& job);
+// Whole-space floating sums of a reduction kernel whose full-size values do not read them, over at least 65536
+// elements: computed in the pointwise kernel's tile, one partial per program (lower_pointwise_total).
+bool lowers_as_pointwise_total(const Group& g);
+void lower_pointwise_total(KernelJob& job);
 void lower_reduction(KernelJob& job);
 void lower_matmul(KernelJob& job);
 void lower_conv(KernelJob& job);

@@ -489,7 +489,8 @@ const TExpr* ValueEmitter::pointwise(const Node* n, std::vector<const TExpr*> a)
 
 const TExpr* ValueEmitter::ptr_base(const Node* n) { return b_.var(buffers_.pointer(n)); }
 
-void ValueEmitter::store(const Node* n, const std::vector<int>& map, const TExpr* v) {
+void ValueEmitter::store(const Node* n, const std::vector<int>& map, const TExpr* v, int64_t shift,
+                         const TExpr* extra_mask) {
   std::vector<int64_t> strides = contiguous_strides(n->shape);
   std::vector<int64_t> per_dim(g_.space.size(), 0);
   for (size_t j = 0; j < map.size(); ++j) {
@@ -515,6 +516,8 @@ void ValueEmitter::store(const Node* n, const std::vector<int>& map, const TExpr
     off = off ? b_.add(off, zero) : zero;
     if (a < axis_mask.size() && axis_mask[a]) mask = mask ? b_.band(mask, axis_mask[a]) : axis_mask[a];
   }
+  if (shift != 0) off = off ? b_.add(off, b_.i(shift)) : b_.i(shift);
+  if (extra_mask) mask = mask ? b_.band(mask, extra_mask) : extra_mask;
   if (off) ptr = b_.add(ptr, off);
   if (is_floating(n->dtype)) v = b_.op(TOp::Cast, {v, b_.op(TOp::ElementTy, {ptr_base(n)})});
   else v = b_.cast(v, n->dtype);

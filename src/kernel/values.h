@@ -47,7 +47,9 @@ class ValueEmitter {
 
   // Pass 2 (after the kind set index/axis/masks): emits statements computing `n` into `out`.
   const TExpr* value(const Node* n, const std::vector<int>& map);
-  void store(const Node* n, const std::vector<int>& map, const TExpr* value);
+  // `shift` elements past where `map` puts each element, only where `extra_mask` holds (a cat's piece: view.h).
+  void store(const Node* n, const std::vector<int>& map, const TExpr* value, int64_t shift = 0,
+             const TExpr* extra_mask = nullptr);
   // Whether `n` under `map` can take different values along any of the kernel dims `dims` (true when unsure).
   // A value that cannot is a smaller tile than the kernel's (a broadcast input, a 1-element row): a reduction
   // over those dims must broadcast it first.

@@ -4,6 +4,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+
+#include "graph/view.h"
+#include "passes/split_reduce.h"
 
 namespace tz {
 
@@ -186,6 +190,12 @@ const Node* lower_mish(Graph& g, const Node* old, const Node* x) {
   return g.cast(g.binary(Op::Mul, xs, t, old->loc), old->dtype, old->loc);
 }
 
+struct Moments {
+  const Node* mean;
+  const Node* var;
+};
+Moments moments(Graph& g, const Node* x, const std::vector<int64_t>& axes, SourceLoc loc);
+
 // Two passes over the row, as PyTorch does (never E[x^2] - E[x]^2, which cancels):
 // layer_norm(x, axes, eps) => d = x - mean(x, axes); d * rsqrt(mean(d * d, axes) + eps)
 const Node* lower_layer_norm(Graph& g, const Node* old, const Node* x) {
@@ -197,8 +207,21 @@ const Node* lower_layer_norm(Graph& g, const Node* old, const Node* x) {
   auto mean = [&](const Node* v) {
     return g.binary(Op::Mul, reduce_adjacent(g, Op::Sum, v, axes, true, old->loc), inv_n, old->loc);
   };
-  const Node* d = g.binary(Op::Sub, xs, mean(xs), old->loc);
-  const Node* var = mean(g.binary(Op::Mul, d, d, old->loc));
+  const Node* d = nullptr;
+  const Node* var = nullptr;
+  if (!split_reduce_splits(numel(x->shape) / n, n)) {
+    d = g.binary(Op::Sub, xs, mean(xs), old->loc);
+    var = mean(g.binary(Op::Mul, d, d, old->loc));
+  } else {
+    // Few long rows, which split_reduce cuts into partial sums in another kernel: d, read by the sum of squares
+    // and by the output, was materialized in fp32 between them (a per-sample layer norm of fp16 [128, 48, 97,
+    // 673] moved 8 GB, the floor 2.4 GB). The normalisation statistics instead, chunked (one read of x, whose
+    // chunks share the kernel of any other reduction of x over them); then d is the output's alone:
+    //   layer_norm(x) => (x - norm_mean(x)) * rsqrt(norm_var(x) + eps)
+    Moments m = moments(g, x, axes, old->loc);
+    d = g.binary(Op::Sub, xs, m.mean, old->loc);
+    var = m.var;
+  }
   const Node* r = g.unary(Op::Rsqrt, g.binary(Op::Add, var, scalar(g, old->attr.floats[0], xs)), old->loc);
   return g.cast(g.binary(Op::Mul, d, r, old->loc), old->dtype, old->loc);
 }
@@ -215,11 +238,28 @@ const Node* lower_layer_norm(Graph& g, const Node* old, const Node* x) {
 //      m = sum(m_p) / P; var = sum(q_p + c * (m_p - m)^2) / n     over the P partials
 // so long runs (BatchNorm over N and H*W, GroupNorm over big groups) are spread over many programs.
 constexpr int64_t kTile = 16384;  // the persistent reduction tile of lower_reduction, in elements
+// Chunks shorter than kTile / kMinChunkFraction are not worth their partials (two floats per chunk); 512-element
+// rows are, as the 673-element rows of a per-sample layer norm over [48, 97, 673] (97 prime: no larger chunk)
+// whose partial moments come from the kernel of a layer norm over those rows.
+constexpr int64_t kMinChunkFraction = 32;
 
-struct Moments {
-  const Node* mean;
-  const Node* var;
-};
+// Whether lower_reduction will reduce v's run [lo, hi) as columns, judged by v's layout in memory when v is a
+// view of a tensor in memory: it tiles by strides, not by the logical order. A run that no dim of stride 1 walks,
+// while a kept dim of stride 1 does, is reduced as columns of that dim (F.batch_norm of an NHWC tensor permuted
+// to NCHW: v = [C, N, H, W], logically rows of N * H * W, in memory columns of C; instance norm over the length
+// of x.transpose(1, 2)); a run walked at stride 1 is rows wherever it sits. Returns the column count (the kept
+// dim's size), 0 for rows, -1 when the layout is not known (v computed, or no dim of stride 1).
+int64_t layout_columns(const Node* v, int lo, int hi) {
+  std::vector<int64_t> st;
+  if (!view_strides(v, st)) return -1;
+  for (int d = lo; d < hi; ++d) {
+    if (std::abs(st[d]) == 1 && v->shape[d] > 1) return 0;
+  }
+  for (int d = 0; d < v->rank(); ++d) {
+    if ((d < lo || d >= hi) && std::abs(st[d]) == 1 && v->shape[d] > 1) return v->shape[d];
+  }
+  return -1;
+}
 
 Moments moments(Graph& g, const Node* x, const std::vector<int64_t>& axes, SourceLoc loc) {
   int rank = x->rank();
@@ -243,7 +283,10 @@ Moments moments(Graph& g, const Node* x, const std::vector<int64_t>& axes, Sourc
   for (int d = lo; d < hi; ++d) n *= v->shape[d];
   for (int d = hi; d < rank; ++d) inner_kept *= v->shape[d];
   // Columns hold up to 64 kept elements per tile (lower_reduction's BLOCK_I), rows the whole tile.
-  int64_t limit = hi == rank ? kTile : kTile / std::min<int64_t>(64, next_pow2(inner_kept));
+  int64_t columns = hi == rank ? 0 : inner_kept;
+  int64_t laid_out = layout_columns(v, lo, hi);
+  if (laid_out >= 0 && (laid_out == 0) != (columns == 0)) columns = laid_out;  // (where the layout disagrees)
+  int64_t limit = columns == 0 ? kTile : kTile / std::min<int64_t>(64, next_pow2(columns));
   auto c = [&](double value) { return g.constant(value, DType::Float32); };
   auto sum = [&](const Node* t, int from, int to) {
     std::vector<int64_t> red;
@@ -264,7 +307,7 @@ Moments moments(Graph& g, const Node* x, const std::vector<int64_t>& axes, Sourc
       }
     }
   }
-  if (split < lo || inner * q < limit / 16) {
+  if (split < lo || inner * q < limit / kMinChunkFraction) {
     const Node* vs = compute_type(g, v);
     const Node* mean = g.binary(Op::Mul, sum(vs, lo, hi), c(1.0 / static_cast<double>(n)), loc);
     const Node* d = g.binary(Op::Sub, vs, mean, loc);

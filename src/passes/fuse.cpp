@@ -6,6 +6,8 @@
 //    kernel over the input shape becomes a reduction kernel), else starts one;
 //  - a scan (cumsum, cumprod) joins the kernel of its input when that kernel iterates over the input's shape
 //    (a scan kernel along the same axis and direction, or a pointwise kernel, which becomes a scan kernel);
+//  - a cat or stack of scan results and constants (and a float cast of it) is stored by the scans' kernels, each
+//    piece at its offset in the cat's buffer (a store epilogue; the first writer allocates it);
 //  - a pointwise op joins a kernel of one of its inputs when its shape fits that kernel's space (the space
 //    itself, or the reduced shape of a reduction kernel) and every in-kernel input is read through a dim map
 //    the kernel can compute, preferring inputs that cannot be recomputed; else it starts a pointwise kernel;
@@ -167,6 +169,8 @@ class Fuser {
     }
     mark_materialized(root);
     deps_[gid].insert(group_of(root));
+    auto writers = cat_writers_.find(root);  // a cat is written by the kernels of its pieces
+    if (writers != cat_writers_.end()) deps_[gid].insert(writers->second.begin(), writers->second.end());
   }
 
   // Every view between `n` and its root keeps a per-dim correspondence (so the value can be recomputed).
@@ -235,6 +239,7 @@ class Fuser {
       cur = cur->src[0];
     }
     if (group_of(cur) != gid) return true;
+    if (is_cat(grp, cur)) return false;  // stored piece by piece, never a value in the kernel
     if (grp.kind == GroupKind::Pointwise) return true;  // recomputed per element under any map
     std::vector<int> own;
     return natural_map(grp, cur->shape, own) && own == map;
@@ -267,7 +272,70 @@ class Fuser {
     return true;
   }
 
+  static bool is_cat(const Group& grp, const Node* n) {
+    return std::find(grp.cats.begin(), grp.cats.end(), n) != grp.cats.end();
+  }
+
+  // A cat whose pieces are scan results and constants is stored by the scans' kernels, each piece straight into
+  // the cat's buffer (view.h CatPiece), with the cast that follows the cat if any (a store casts to its buffer's
+  // type): a piece sliced along its kernel's scanned dim stores its value at index r at r - start + lo for r in
+  // [start, start + hi - lo); a stacked piece (unsqueezed at the cat's dim) at lo along that dim; a constant piece
+  // is stored by the first scan's kernel (the owner, which allocates the buffer; the others run after it), at lo + r
+  // for r < hi - lo along its scanned dim, or at lo when stacked.
+  //   cat([zeros(.., 1), c[.., :-1]], d) => the scan kernel stores c[r] at r + 1 (r < R - 1) and 0 at r = 0
+  //   stack([fwd, bwd], -1).to(bf16)     => each scan kernel stores its value, cast, at [.., 0] or [.., 1]
+  // An exclusive cumsum written so ran as the scan writing c and a copy kernel reading it back shifted: three
+  // passes over memory instead of two (scan_exclusive_cat, fp32 [32768, 4097]: 0.31 of the floor on the H200);
+  // a stack of two scans wrote both and copied both (scan_stack_bf16: 0.08).
+  bool place_cat_store(const Node* n) {
+    std::vector<CatPiece> pieces;
+    if (!cat_pieces(n, pieces)) return false;
+    if (n->op == Op::Cast) return retarget_cat(n);
+    std::vector<int> writers;
+    for (const CatPiece& p : pieces) {
+      if (p.root->op == Op::Const) continue;
+      int gid = group_of(p.root);
+      if (op_kind(p.root->op) != OpKind::Scan || gid < 0) return false;
+      const Group& grp = s_.groups[gid];
+      if (grp.kind != GroupKind::Scan) return false;
+      if (!p.stacked && (p.dim != grp.axes[0] || p.hi - p.lo > grp.space[static_cast<size_t>(p.dim)])) return false;
+      if (std::find(writers.begin(), writers.end(), gid) == writers.end()) writers.push_back(gid);
+    }
+    if (writers.empty()) return false;
+    // The owner runs first: it must not read what another writer computes.
+    if (writers.size() == 2 && depends_on(writers[0], writers[1])) std::swap(writers[0], writers[1]);
+    for (const CatPiece& p : pieces) {  // a constant piece is stored at the owner's kernel indices
+      const Group& owner = s_.groups[writers[0]];
+      if (p.root->op == Op::Const && !p.stacked && (p.dim != owner.axes[0] || p.hi - p.lo > owner.space[p.dim])) {
+        return false;
+      }
+    }
+    add(writers[0], n);
+    for (int gid : writers) {
+      s_.groups[gid].cats.push_back(n);
+      if (gid != writers[0]) deps_[gid].insert(writers[0]);
+    }
+    cat_writers_[n] = writers;
+    return true;
+  }
+
+  // A floating cast of a cat read by nothing else becomes what the cat's kernels store (cast by the store).
+  bool retarget_cat(const Node* cast) {
+    const Node* cat = cast->src[0];
+    auto it = cat_writers_.find(cat);
+    if (it == cat_writers_.end() || users_[cat->id].size() != 1) return false;
+    for (const Node* o : g_.outputs) {
+      if (view_root(o) == cat) return false;
+    }
+    for (int gid : it->second) std::replace(s_.groups[gid].cats.begin(), s_.groups[gid].cats.end(), cat, cast);
+    add(it->second[0], cast);
+    cat_writers_[cast] = it->second;
+    cat_writers_.erase(it);
+    return true;
+  }
+
   void place_pointwise(const Node* n) {
+    if (place_cat_store(n)) return;
     // Kernels of sources that must be read from memory come first: a source that is a cheap chain over
     // leaves (a mask such as class_index == target) is recomputed wherever n goes, so joining its kernel
     // would only force the other sources to memory.
@@ -392,7 +460,7 @@ class Fuser {
     bool joined = false;
     std::vector<int64_t> axes = {n->attr.ints[0]};
     const bool factor = gid >= 0 && s_.groups[gid].kind == GroupKind::Pointwise && row_factor(gid, n);
-    if (gid >= 0 && x == view_root(x)) {
+    if (gid >= 0 && x == view_root(x) && !is_cat(s_.groups[gid], x)) {
       Group& grp = s_.groups[gid];
       if (grp.space == x->shape && grp.kind == GroupKind::Scan && grp.axes == axes) {
         joined = scan_direction(gid) == n->attr.ints[1];
@@ -484,7 +552,7 @@ class Fuser {
     std::vector<Group> kept;
     std::vector<std::set<int>> kept_deps;
     for (auto& grp : s_.groups) {
-      if (grp.outputs.empty()) continue;
+      if (grp.outputs.empty() && grp.cats.empty()) continue;
       renumber[grp.id] = static_cast<int>(kept.size());
       kept.push_back(grp);
     }
@@ -535,6 +603,7 @@ class Fuser {
   Graph& g_;
   std::vector<std::set<int>> deps_;
   std::map<const Node*, bool> inlinable_;
+  std::map<const Node*, std::vector<int>> cat_writers_;  // a cat stored by scan kernels -> them, the owner first
   std::vector<std::vector<const Node*>> users_;  // live users of each node
 };
 

@@ -27,6 +27,9 @@ struct Group {
   // Cheap pointwise values of other kernels (computed from inputs and parameters only) that this kernel
   // recomputes instead of reading them from memory, e.g. a broadcast cos(theta) feeding a large product.
   std::vector<const Node*> inlined;
+  // Scan: cats (graph/view.h cat_pieces, also in `nodes`) that this kernel writes piece by piece, each piece
+  // stored at its offset in the cat's buffer; never read inside the kernel.
+  std::vector<const Node*> cats;
 };
 
 struct Schedule {

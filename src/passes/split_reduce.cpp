@@ -131,10 +131,35 @@ const Node* split_arg(Graph& g, const Node* old, const Node* x) {
   return g.reshape(idx, old->shape, loc);
 }
 
+// Is `n`, or a same-shaped pointwise value computed from it (its cast to the loss's type), a result of the graph?
+bool returned(const Graph& g, const std::vector<char>& live, const Node* n) {
+  if (std::find(g.outputs.begin(), g.outputs.end(), n) != g.outputs.end()) return true;
+  for (const auto& u : g.nodes()) {
+    if (live[u->id] && is_pointwise(u->op) && u->shape == n->shape &&
+        std::find(u->src.begin(), u->src.end(), n) != u->src.end() && returned(g, live, u.get())) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// A floating sum over the whole of a computed value stays whole when the value's own pointwise kernel can count
+// it tile by tile (kernel/lower_pointwise.cpp's lower_pointwise_total, one read of the inputs): when an operand is
+// transposed (the reshaped split would read it through a contiguous copy, the natural one across memory) or when
+// the value is returned too (a 'none' loss beside its sum, which the split computed a second time).
+//   sum(f(a, b.t()))  stays  sum(f(a, b.t()))
+bool counted_by_tiles(const Graph& g, const std::vector<char>& live, const Node* old, const Node* x) {
+  if (old->op != Op::Sum || !is_floating(x->dtype) || !is_pointwise(x->op)) return false;
+  return !last_dim_walked(x) || returned(g, live, old->src[0]);
+}
+
 }  // namespace
 
+bool split_reduce_splits(int64_t rows, int64_t row) { return rows < kMinRows && row >= kLongRow; }
+
 std::unique_ptr<Graph> split_reduce(const Graph& g) {
-  return rewrite_graph(g, [](Graph& out, const Node* old, const std::vector<const Node*>& src) -> const Node* {
+  const std::vector<char> live = live_nodes(g);
+  return rewrite_graph(g, [&](Graph& out, const Node* old, const std::vector<const Node*>& src) -> const Node* {
     bool splittable = old->op == Op::Sum || old->op == Op::Prod || old->op == Op::Max || old->op == Op::Min;
     bool arg = old->op == Op::ArgMax || old->op == Op::ArgMin;
     const Node* x = src.empty() ? nullptr : src[0];
@@ -154,7 +179,7 @@ std::unique_ptr<Graph> split_reduce(const Graph& g) {
     int64_t r = 1;
     for (auto a : axes) r *= x->shape[a];
     int64_t rows = numel(x->shape) / std::max<int64_t>(r, 1);
-    if (!trailing || rows >= kMinRows || r < kLongRow) return rebuild(out, old, src);
+    if (!trailing || !split_reduce_splits(rows, r)) return rebuild(out, old, src);
     // Split where the tensor's own dims split, when that leaves enough rows of long enough parts: no reshape, so
     // the partial reduction keeps the space of the row kernels around it (the rows of a log_softmax that the sum
     // of a KL divergence reads, x.sum(dim=-1) beside x.min()) and can join them.
@@ -168,6 +193,8 @@ std::unique_ptr<Graph> split_reduce(const Graph& g) {
       const Node* total = out.reduce(old->op, partial, outer_axes, false, old->loc, old->attr.str);
       return out.reshape(total, old->shape, old->loc);
     }
+    // (after the natural split, which keeps a 'none' loss's rows and their partial sums in one kernel too)
+    if (rows == 1 && counted_by_tiles(g, live, old, x)) return rebuild(out, old, src);
     int64_t parts = choose_parts(r);
     if (parts < 2) return rebuild(out, old, src);
     Shape kept(x->shape.begin(), x->shape.end() - static_cast<int64_t>(axes.size()));

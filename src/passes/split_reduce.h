@@ -15,4 +15,8 @@ namespace tz {
 
 std::unique_ptr<Graph> split_reduce(const Graph& g);
 
+// Whether split_reduce splits a reduction over `row` trailing elements with `rows` rows (when the row has a
+// suitable divisor): for decompose, whose forms differ when a row's kernel cannot hold it.
+bool split_reduce_splits(int64_t rows, int64_t row);
+
 }  // namespace tz
