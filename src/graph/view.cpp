@@ -59,46 +59,27 @@ std::vector<PadRange> view_pads(const Node* n) {
 
 bool cat_pieces(const Node* cat, std::vector<CatPiece>& pieces) {
   pieces.clear();
-  if (cat->op == Op::Cast && is_floating(cat->dtype) && is_floating(cat->src[0]->dtype)) cat = cat->src[0];
   if (cat->op != Op::Add || cat->src.size() != 2) return false;
   for (const Node* leaf : cat->src) {
     if (leaf->op != Op::Pad || leaf->shape != cat->shape) return false;
     std::vector<PadRange> pads = view_pads(leaf);
     if (pads.size() != 1) return false;
-    CatPiece piece{pads[0].dim, pads[0].lo, pads[0].hi, nullptr, 0, false};
+    CatPiece piece{pads[0].dim, pads[0].lo, pads[0].hi, nullptr, 0};
     const Node* n = leaf->src[0];
     if (view_root(n)->op == Op::Const) {
       n = view_root(n);
     } else {
-      // unsqueeze(root, dim): a reshape that inserts a unit dim at `dim`
-      const Node* below = n->op == Op::Reshape ? n->src[0] : nullptr;
-      if (below && below->rank() + 1 == n->rank() && n->shape[piece.dim] == 1) {
-        Shape unsqueezed = below->shape;
-        unsqueezed.insert(unsqueezed.begin() + piece.dim, 1);
-        if (unsqueezed == n->shape && op_kind(below->op) != OpKind::View) {
-          piece.stacked = true;
-          n = below;
-        }
-      }
-      for (; !piece.stacked && n->op == Op::Slice; n = n->src[0]) {  // ints = {dim, start, step}
+      for (; n->op == Op::Slice; n = n->src[0]) {  // ints = {dim, start, step}
         if (n->attr.ints[0] != piece.dim || n->attr.ints[2] != 1) return false;
         piece.start += n->attr.ints[1];
       }
-      if (op_kind(n->op) == OpKind::View || n->rank() != cat->rank() - (piece.stacked ? 1 : 0)) return false;
-      for (int d = 0, j = 0; d < cat->rank(); ++d) {
-        if (d == piece.dim && piece.stacked) continue;
-        if (d != piece.dim && n->shape[j] != cat->shape[d]) return false;
-        ++j;
+      if (op_kind(n->op) == OpKind::View || n->rank() != cat->rank()) return false;
+      for (int d = 0; d < cat->rank(); ++d) {
+        if (d != piece.dim && n->shape[d] != cat->shape[d]) return false;
       }
     }
     piece.root = n;
     pieces.push_back(piece);
-  }
-  // A stack's pieces are all unsqueezed (a constant one too: it is stored at one index of the stacking dim).
-  bool stacked = pieces[0].stacked || pieces[1].stacked;
-  for (CatPiece& piece : pieces) {
-    if (piece.root->op == Op::Const) piece.stacked = stacked && piece.hi - piece.lo == 1;
-    if (piece.stacked != stacked) return false;
   }
   const CatPiece &a = pieces[0], &b = pieces[1];
   int64_t size = cat->shape[a.dim];

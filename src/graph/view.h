@@ -29,17 +29,15 @@ struct PadRange {
 // chain: a pad of a pad (gemm_align's copy that pads two dims) is the one view allowed above a pad.
 std::vector<PadRange> view_pads(const Node* n);
 
-// torch.cat (or torch.stack) of two pieces as the tracer writes it, add(pad(a), pad(b)), possibly cast to a
-// floating type, seen piece by piece: each piece covers indices [lo, hi) of the cat's `dim` with its root's indices
-// [start, start + hi - lo) (the root read through slices along `dim` with step 1); a stacked piece is its root
-// unsqueezed at `dim` (hi = lo + 1); a constant piece has an Op::Const root read through any views. False when
-// `cat` is not such a node: the two ranges disjoint and covering the dim, every root shaped like the cat off `dim`.
+// torch.cat of two pieces as the tracer writes it, add(pad(a), pad(b)), seen piece by piece: each piece covers
+// indices [lo, hi) of the cat's `dim` with its root's indices [start, start + hi - lo) (the root read through
+// slices along `dim` with step 1), or is a constant (its root an Op::Const, read through any views). False when
+// `cat` is not such an add: the two ranges disjoint and covering the dim, every root shaped like the cat off `dim`.
 struct CatPiece {
   int dim;
   int64_t lo, hi;
   const Node* root;
   int64_t start;
-  bool stacked;
 };
 bool cat_pieces(const Node* cat, std::vector<CatPiece>& pieces);
 

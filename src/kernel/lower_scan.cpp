@@ -152,42 +152,25 @@ void lower_scan(KernelJob& job) {
     half = half || n->dtype == DType::Float16 || n->dtype == DType::BFloat16;
     TZ_ASSERT(n->shape == g.space, "a scan's shape differs from its kernel's space");
   }
-  // The cats this kernel stores pieces of (fuse's store epilogue): a cat has the space's dims (its size along the
-  // scanned one aside), a stacked one also the stacking dim, at which every piece stores at one index.
+  // A cat (fuse's store epilogue) has the space's dims, its size along the scanned one aside.
   auto is_cat = [&](const Node* o) { return std::find(g.cats.begin(), g.cats.end(), o) != g.cats.end(); };
-  auto pieces_of = [&](const Node* cat) {
-    std::vector<CatPiece> pieces;
-    TZ_ASSERT(cat_pieces(cat, pieces), "a cat of a scan kernel is not one");
-    return pieces;
-  };
   auto cat_map = [&](const Node* cat) {
-    CatPiece first = pieces_of(cat)[0];
     std::vector<int> map;
-    for (int d = 0, k = 0; d < cat->rank(); ++d) {
-      if (first.stacked && d == first.dim) {
-        map.push_back(-1);
-        continue;
-      }
-      map.push_back(g.space[k] == 1 ? -1 : k);
-      ++k;
-    }
+    for (int d = 0; d < rank; ++d) map.push_back(cat->shape[d] == 1 && g.space[d] == 1 ? -1 : d);
     return map;
   };
-  // Pieces this kernel stores: its scans', and the constants when it owns (allocates) the cat.
-  auto stores_piece = [&](const Node* cat, const CatPiece& piece) {
-    if (piece.root->op == Op::Const) return job.schedule.group_of[cat->id] == g.id;
-    return job.schedule.group_of[piece.root->id] == g.id;
-  };
   for (auto* o : g.outputs) {
-    if (is_cat(o)) continue;
+    if (is_cat(o)) {
+      std::vector<CatPiece> pieces;
+      TZ_ASSERT(cat_pieces(o, pieces), "a cat of a scan kernel is not one");
+      for (const CatPiece& piece : pieces) {
+        if (piece.root->op != Op::Const) ve.collect(piece.root, group_map(g, piece.root));
+      }
+      ve.collect_store(o, cat_map(o));
+      continue;
+    }
     ve.collect(o, group_map(g, o));
     ve.collect_store(o, group_map(g, o));
-  }
-  for (auto* cat : g.cats) {
-    for (const CatPiece& piece : pieces_of(cat)) {
-      if (piece.root->op != Op::Const && stores_piece(cat, piece)) ve.collect(piece.root, group_map(g, piece.root));
-    }
-    ve.collect_store(cat, cat_map(cat));
   }
   // The scan axis keeps its own index: it never shares a run with its neighbours.
   ve.merge_dims([&](int d) {
@@ -387,28 +370,26 @@ void lower_scan(KernelJob& job) {
   // to lo + r for r < hi - lo.
   auto store_outputs = [&]() {
     for (auto* o : g.outputs) {
-      if (!is_cat(o)) ve.store(o, group_map(g, o), ve.value(o, group_map(g, o)));
-    }
-    for (auto* cat : g.cats) {
-      std::vector<CatPiece> pieces = pieces_of(cat);
+      if (!is_cat(o)) {
+        ve.store(o, group_map(g, o), ve.value(o, group_map(g, o)));
+        continue;
+      }
+      std::vector<CatPiece> pieces;
+      cat_pieces(o, pieces);
       int64_t stride = 1;
-      for (int d = pieces[0].dim + 1; d < cat->rank(); ++d) stride *= cat->shape[d];
+      for (int d = axis + 1; d < rank; ++d) stride *= o->shape[d];
       for (const CatPiece& piece : pieces) {
-        if (!stores_piece(cat, piece)) continue;
         bool constant = piece.root->op == Op::Const;
-        int64_t start = constant || piece.stacked ? 0 : piece.start, stop = start + piece.hi - piece.lo;
-        const TExpr* in = nullptr;
-        if (!piece.stacked) {
-          const TExpr* r = ve.index[axis];
-          if (start > 0) in = b.op(TOp::Ge, {r, b.i(start)});
-          if (stop < p.r) in = b.band(in, b.lt(r, b.i(stop)));
-        }
-        bool fp = is_floating(piece.root->dtype);
+        int64_t start = constant ? 0 : piece.start, stop = start + piece.hi - piece.lo;
+        const TExpr* r = ve.index[axis];
+        const TExpr* in = start > 0 ? b.op(TOp::Ge, {r, b.i(start)}) : nullptr;
+        if (stop < p.r) in = b.band(in, b.lt(r, b.i(stop)));
+        bool fp = is_floating(o->dtype);
         const TExpr* c = fp ? b.f(piece.root->attr.f) : b.i(static_cast<int64_t>(piece.root->attr.f));
         const TExpr* v = constant ? b.full(p.rows ? "[BLOCK_M, BLOCK_R]" : "[BLOCK_R, BLOCK_I]", c,
                                            fp ? DType::Float32 : DType::Int64)
                                   : ve.value(piece.root, group_map(g, piece.root));
-        ve.store(cat, cat_map(cat), v, (piece.lo - start) * stride, in);
+        ve.store(o, cat_map(o), v, (piece.lo - start) * stride, in);
       }
     }
   };

@@ -169,8 +169,6 @@ class Fuser {
     }
     mark_materialized(root);
     deps_[gid].insert(group_of(root));
-    auto writers = cat_writers_.find(root);  // a cat is written by the kernels of its pieces
-    if (writers != cat_writers_.end()) deps_[gid].insert(writers->second.begin(), writers->second.end());
   }
 
   // Every view between `n` and its root keeps a per-dim correspondence (so the value can be recomputed).
@@ -276,61 +274,29 @@ class Fuser {
     return std::find(grp.cats.begin(), grp.cats.end(), n) != grp.cats.end();
   }
 
-  // A cat whose pieces are scan results and constants is stored by the scans' kernels, each piece straight into
-  // the cat's buffer (view.h CatPiece), with the cast that follows the cat if any (a store casts to its buffer's
-  // type): a piece sliced along its kernel's scanned dim stores its value at index r at r - start + lo for r in
-  // [start, start + hi - lo); a stacked piece (unsqueezed at the cat's dim) at lo along that dim; a constant piece
-  // is stored by the first scan's kernel (the owner, which allocates the buffer; the others run after it), at lo + r
-  // for r < hi - lo along its scanned dim, or at lo when stacked.
+  // A cat along the scanned dim of a scan's result, read through slices along that dim, and constants joins the
+  // scan's kernel, which stores each piece straight into the cat's buffer: the scan's value at index r at
+  // r - start + lo for r in [start, start + hi - lo), a constant at lo + r for r < hi - lo (view.h CatPiece):
   //   cat([zeros(.., 1), c[.., :-1]], d) => the scan kernel stores c[r] at r + 1 (r < R - 1) and 0 at r = 0
-  //   stack([fwd, bwd], -1).to(bf16)     => each scan kernel stores its value, cast, at [.., 0] or [.., 1]
   // An exclusive cumsum written so ran as the scan writing c and a copy kernel reading it back shifted: three
-  // passes over memory instead of two (scan_exclusive_cat, fp32 [32768, 4097]: 0.31 of the floor on the H200);
-  // a stack of two scans wrote both and copied both (scan_stack_bf16: 0.08).
+  // passes over memory instead of two (scan_exclusive_cat, fp32 [32768, 4097]: 0.31 of the floor on the H200).
   bool place_cat_store(const Node* n) {
     std::vector<CatPiece> pieces;
     if (!cat_pieces(n, pieces)) return false;
-    if (n->op == Op::Cast) return retarget_cat(n);
-    std::vector<int> writers;
+    int gid = -1;
     for (const CatPiece& p : pieces) {
       if (p.root->op == Op::Const) continue;
-      int gid = group_of(p.root);
-      if (op_kind(p.root->op) != OpKind::Scan || gid < 0) return false;
-      const Group& grp = s_.groups[gid];
-      if (grp.kind != GroupKind::Scan) return false;
-      if (!p.stacked && (p.dim != grp.axes[0] || p.hi - p.lo > grp.space[static_cast<size_t>(p.dim)])) return false;
-      if (std::find(writers.begin(), writers.end(), gid) == writers.end()) writers.push_back(gid);
+      if (gid >= 0 || op_kind(p.root->op) != OpKind::Scan || group_of(p.root) < 0) return false;
+      gid = group_of(p.root);
     }
-    if (writers.empty()) return false;
-    // The owner runs first: it must not read what another writer computes.
-    if (writers.size() == 2 && depends_on(writers[0], writers[1])) std::swap(writers[0], writers[1]);
-    for (const CatPiece& p : pieces) {  // a constant piece is stored at the owner's kernel indices
-      const Group& owner = s_.groups[writers[0]];
-      if (p.root->op == Op::Const && !p.stacked && (p.dim != owner.axes[0] || p.hi - p.lo > owner.space[p.dim])) {
-        return false;
-      }
+    if (gid < 0) return false;
+    Group& grp = s_.groups[gid];
+    if (grp.kind != GroupKind::Scan || pieces[0].dim != grp.axes[0]) return false;
+    for (const CatPiece& p : pieces) {
+      if (p.hi - p.lo > grp.space[static_cast<size_t>(p.dim)]) return false;  // (stored at kernel indices)
     }
-    add(writers[0], n);
-    for (int gid : writers) {
-      s_.groups[gid].cats.push_back(n);
-      if (gid != writers[0]) deps_[gid].insert(writers[0]);
-    }
-    cat_writers_[n] = writers;
-    return true;
-  }
-
-  // A floating cast of a cat read by nothing else becomes what the cat's kernels store (cast by the store).
-  bool retarget_cat(const Node* cast) {
-    const Node* cat = cast->src[0];
-    auto it = cat_writers_.find(cat);
-    if (it == cat_writers_.end() || users_[cat->id].size() != 1) return false;
-    for (const Node* o : g_.outputs) {
-      if (view_root(o) == cat) return false;
-    }
-    for (int gid : it->second) std::replace(s_.groups[gid].cats.begin(), s_.groups[gid].cats.end(), cat, cast);
-    add(it->second[0], cast);
-    cat_writers_[cast] = it->second;
-    cat_writers_.erase(it);
+    add(gid, n);
+    grp.cats.push_back(n);
     return true;
   }
 
@@ -552,7 +518,7 @@ class Fuser {
     std::vector<Group> kept;
     std::vector<std::set<int>> kept_deps;
     for (auto& grp : s_.groups) {
-      if (grp.outputs.empty() && grp.cats.empty()) continue;
+      if (grp.outputs.empty()) continue;
       renumber[grp.id] = static_cast<int>(kept.size());
       kept.push_back(grp);
     }
@@ -603,7 +569,6 @@ class Fuser {
   Graph& g_;
   std::vector<std::set<int>> deps_;
   std::map<const Node*, bool> inlinable_;
-  std::map<const Node*, std::vector<int>> cat_writers_;  // a cat stored by scan kernels -> them, the owner first
   std::vector<std::vector<const Node*>> users_;  // live users of each node
 };
 
