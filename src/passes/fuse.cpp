@@ -6,8 +6,8 @@
 //    kernel over the input shape becomes a reduction kernel), else starts one;
 //  - a scan (cumsum, cumprod) joins the kernel of its input when that kernel iterates over the input's shape
 //    (a scan kernel along the same axis and direction, or a pointwise kernel, which becomes a scan kernel);
-//  - a cat or stack of scan results and constants (and a float cast of it) is stored by the scans' kernels, each
-//    piece at its offset in the cat's buffer (a store epilogue; the first writer allocates it);
+//  - a cat of a scan kernel's results and constants is stored by that kernel, each piece at its offset in the
+//    cat's buffer (a store epilogue);
 //  - a pointwise op joins a kernel of one of its inputs when its shape fits that kernel's space (the space
 //    itself, or the reduced shape of a reduction kernel) and every in-kernel input is read through a dim map
 //    the kernel can compute, preferring inputs that cannot be recomputed; else it starts a pointwise kernel;
