@@ -51,6 +51,12 @@ TransposedColumns plan_transposed_columns(const Group& g, const ValueEmitter& ve
 void lower_transposed_columns(KernelJob& job, ValueEmitter& ve, TileBuilder& b, const TransposedColumns& tc);
 
 int64_t next_pow2(int64_t v);
+// A [BT, BI] tile over the runs t (axis 0) and i (axis 1), of st and si elements in tiles of bt and bi, placed by
+// the program id `pid` (a variable): pid = (rest * nt + tile_t) * ni + tile_i, so neighbouring programs take
+// neighbouring tiles along i. Emits rt and ri and sets ve's index, axis and mask of both runs; `rest`: whether
+// other runs take the rest of the program id.
+void place_tile_2d(std::vector<TStmt>& body, TileBuilder& b, ValueEmitter& ve, const TExpr* pid, int t, int i,
+                   int64_t bt, int64_t bi, const TExpr* BT, const TExpr* BI, bool rest);
 // The narrowest element (bytes) of the full-size tensors a group reads or writes (those its tile walks).
 int64_t narrowest_element(const Group& g);
 // Per-dim strides of an operand (a strided view of a tensor in memory), aligned right to `rank` dims; size-1 and

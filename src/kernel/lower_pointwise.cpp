@@ -45,20 +45,7 @@ void tile_transposed(KernelJob& job, ValueEmitter& ve, TileBuilder& b, int t, in
   if (numel(g.space) >= (int64_t{1} << 31)) pid = b.cast(pid, DType::Int64);  // offsets past int32
   body.push_back(TileBuilder::assign("pid", pid));
   pid = b.var("pid");
-  // The tile's place along each run: pid = (rest * nt + tile_t) * ni + tile_i.
-  const TExpr* tile_t = ni == 1 ? pid : b.op(TOp::FloorDiv, {pid, b.i(ni)});
-  if (rest > 1) tile_t = b.op(TOp::Mod, {tile_t, b.i(nt)});
-  const TExpr* ti = nt == 1 ? b.arange(BT) : b.add(b.mul(tile_t, BT), b.arange(BT));
-  const TExpr* ii = ni == 1 ? b.arange(BI) : b.add(b.mul(b.op(TOp::Mod, {pid, b.i(ni)}), BI), b.arange(BI));
-  body.push_back(TileBuilder::assign("rt", b.expand(ti, ":, None")));
-  body.push_back(TileBuilder::assign("ri", b.expand(ii, "None, :")));
-  const TExpr* rt = b.var("rt");
-  const TExpr* ri = b.var("ri");
-  ve.index[t] = rt;
-  ve.axis_of[t] = 0;
-  ve.index[inner] = ri;
-  ve.axis_of[inner] = 1;
-  ve.axis_mask = {st % bt ? b.lt(rt, b.i(st)) : nullptr, si % bi ? b.lt(ri, b.i(si)) : nullptr};
+  place_tile_2d(body, b, ve, pid, t, inner, bt, bi, BT, BI, rest > 1);
   std::vector<int> others;
   for (int d = 0; d < static_cast<int>(g.space.size()); ++d) {
     if (ve.rep()[d] == d && d != t && d != inner) others.push_back(d);
@@ -67,7 +54,7 @@ void tile_transposed(KernelJob& job, ValueEmitter& ve, TileBuilder& b, int t, in
     body.push_back(TileBuilder::assign("rest", b.op(TOp::FloorDiv, {pid, b.i(nt * ni)})));
     ve.split_index(b.var("rest"), others, -1, "i");
   }
-  ve.store_anchor = b.add(rt, ri);
+  ve.store_anchor = b.add(b.var("rt"), b.var("ri"));
   job.launch.grid = {std::to_string(nt * ni * rest)};
   job.launch.num_warps = bt * bi >= 4096 ? 8 : 4;
 }
@@ -146,6 +133,25 @@ const int kTotalWarps = 8;
 const int64_t kTotalChunk = 1024;
 
 }  // namespace
+
+void place_tile_2d(std::vector<TStmt>& body, TileBuilder& b, ValueEmitter& ve, const TExpr* pid, int t, int i,
+                   int64_t bt, int64_t bi, const TExpr* BT, const TExpr* BI, bool rest) {
+  const int64_t st = ve.run_size(t), si = ve.run_size(i);
+  const int64_t nt = (st + bt - 1) / bt, ni = (si + bi - 1) / bi;
+  const TExpr* tile_t = ni == 1 ? pid : b.op(TOp::FloorDiv, {pid, b.i(ni)});
+  if (rest) tile_t = b.op(TOp::Mod, {tile_t, b.i(nt)});
+  const TExpr* ti = nt == 1 ? b.arange(BT) : b.add(b.mul(tile_t, BT), b.arange(BT));
+  const TExpr* ii = ni == 1 ? b.arange(BI) : b.add(b.mul(b.op(TOp::Mod, {pid, b.i(ni)}), BI), b.arange(BI));
+  body.push_back(TileBuilder::assign("rt", b.expand(ti, ":, None")));
+  body.push_back(TileBuilder::assign("ri", b.expand(ii, "None, :")));
+  const TExpr* rt = b.var("rt");
+  const TExpr* ri = b.var("ri");
+  ve.index[t] = rt;
+  ve.axis_of[t] = 0;
+  ve.index[i] = ri;
+  ve.axis_of[i] = 1;
+  ve.axis_mask = {st % bt ? b.lt(rt, b.i(st)) : nullptr, si % bi ? b.lt(ri, b.i(si)) : nullptr};
+}
 
 void lower_pointwise(KernelJob& job) {
   const Group& g = job.group;

@@ -151,25 +151,12 @@ void lower_transposed_columns(KernelJob& job, ValueEmitter& ve, TileBuilder& b, 
   if (wide) pid = b.cast(pid, DType::Int64);
   body.push_back(TileBuilder::assign("pid", pid));
   pid = b.var("pid");
-  // The block's place: pid = (rest * nt + tile_t) * ni + tile_i, so neighbouring programs read neighbouring runs of c.
-  const TExpr* tile_t = ni == 1 ? pid : b.op(TOp::FloorDiv, {pid, b.i(ni)});
-  if (rest > 1) tile_t = b.op(TOp::Mod, {tile_t, b.i(nt)});
-  const TExpr* ti = nt == 1 ? b.arange(BT) : b.add(b.mul(tile_t, BT), b.arange(BT));
-  const TExpr* ii = ni == 1 ? b.arange(BI) : b.add(b.mul(b.op(TOp::Mod, {pid, b.i(ni)}), BI), b.arange(BI));
-  body.push_back(TileBuilder::assign("rt", b.expand(ti, ":, None")));
-  body.push_back(TileBuilder::assign("ri", b.expand(ii, "None, :")));
-  const TExpr* rt = b.var("rt");
-  const TExpr* ri = b.var("ri");
-  ve.index[t] = rt;
-  ve.axis_of[t] = 0;
-  ve.index[c] = ri;
-  ve.axis_of[c] = 1;
-  ve.axis_mask = {st % bt ? b.lt(rt, b.i(st)) : nullptr, si % bi ? b.lt(ri, b.i(si)) : nullptr};
+  place_tile_2d(body, b, ve, pid, t, c, bt, bi, BT, BI, rest > 1);  // (neighbouring programs: neighbouring runs of c)
   if (!tc.others.empty()) {
     body.push_back(TileBuilder::assign("rest", b.op(TOp::FloorDiv, {pid, b.i(nt * ni)})));
     ve.split_index(b.var("rest"), tc.others, -1, "i");
   }
-  ve.store_anchor = b.add(rt, ri);
+  ve.store_anchor = b.add(b.var("rt"), b.var("ri"));
 
   std::vector<const Node*> reductions;
   for (const Node* n : g.nodes) {
