@@ -150,6 +150,25 @@ void lower_window(KernelJob& job) {
     const TExpr* pid = b.program_id(0);
     return wide ? b.cast(pid, DType::Int64) : pid;
   };
+  // The scalar index of each representative dim from `from` down (but `skip1`, `skip2`), split from `id` (which
+  // counts `count` values, the innermost dim fastest); named o<letter> for pooled dims, i<d> for kept ones.
+  auto scalar_indices = [&](const TExpr* id, int64_t count, int from, int skip1, int skip2) {
+    int64_t inner = 1;
+    for (int d = from; d >= 0; --d) {
+      if (ve.rep()[d] != d || d == skip1 || d == skip2) continue;
+      int64_t size = ve.run_size(d);
+      const TExpr* idx = inner == 1 ? id : b.op(TOp::FloorDiv, {id, b.i(inner)});
+      if (inner * size < count) idx = b.op(TOp::Mod, {idx, b.i(size)});
+      if (idx->op != TOp::Var) {
+        std::string name = d >= lead ? "o" + std::string(kLetters[3 - dims + d - lead]) : "i" + std::to_string(d);
+        body.push_back(TileBuilder::assign(name, idx));
+        idx = b.var(name);
+      }
+      ve.index[d] = idx;
+      ve.axis_of[d] = -1;
+      inner *= size;
+    }
+  };
   const TExpr* offs = nullptr;
   const TExpr* out_mask = nullptr;
   int outermost = -1;
@@ -173,21 +192,7 @@ void lower_window(KernelJob& job) {
     ve.axis_of[rank - 1] = 0;
     ve.axis_mask = {ow_block != last.out ? b.lt(ro, b.i(last.out)) : nullptr};
     out_mask = ve.axis_mask[0];
-    int64_t inner = 1;
-    for (int d = rank - 2; d >= 0; --d) {
-      if (ve.rep()[d] != d) continue;
-      int64_t size = ve.run_size(d);
-      const TExpr* idx = inner == 1 ? pid : b.op(TOp::FloorDiv, {pid, b.i(inner)});
-      if (inner * size < programs) idx = b.op(TOp::Mod, {idx, b.i(size)});
-      if (idx->op != TOp::Var) {
-        std::string name = d >= lead ? "o" + std::string(kLetters[3 - dims + d - lead]) : "i" + std::to_string(d);
-        body.push_back(TileBuilder::assign(name, idx));
-        idx = b.var(name);
-      }
-      ve.index[d] = idx;
-      ve.axis_of[d] = -1;
-      inner *= size;
-    }
+    scalar_indices(pid, programs, rank - 2, -1, -1);
     ve.store_anchor = ro;
   } else if (across >= 0) {
     int64_t st = ve.run_size(across), si = ve.run_size(innermost);
@@ -230,21 +235,7 @@ void lower_window(KernelJob& job) {
       body.push_back(TileBuilder::assign("rest", rest_id));
       rest_id = b.var("rest");
     }
-    int64_t inner = 1;
-    for (int d = rank - 1; d >= 0; --d) {
-      if (ve.rep()[d] != d || d == across || d == innermost) continue;
-      int64_t size = ve.run_size(d);
-      const TExpr* idx = inner == 1 ? rest_id : b.op(TOp::FloorDiv, {rest_id, b.i(inner)});
-      if (inner * size < rest) idx = b.op(TOp::Mod, {idx, b.i(size)});
-      if (idx->op != TOp::Var) {
-        std::string name = d >= lead ? "o" + std::string(kLetters[3 - dims + d - lead]) : "i" + std::to_string(d);
-        body.push_back(TileBuilder::assign(name, idx));
-        idx = b.var(name);
-      }
-      ve.index[d] = idx;
-      ve.axis_of[d] = -1;
-      inner *= size;
-    }
+    scalar_indices(rest_id, rest, rank - 1, across, innermost);
     ve.store_anchor = b.add(rt, ri);
   } else {
     // The flat output tile and each representative dim's index, as in pointwise kernels ([BLOCK, 1] with lanes).
