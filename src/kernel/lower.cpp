@@ -18,6 +18,20 @@ int64_t next_pow2(int64_t v) {
 }
 
 // The narrowest element (bytes) of the full-size tensors the group reads or writes (those the tile walks).
+TStmt count_in(std::vector<TStmt>& body, TileBuilder& b, TileArena& arena, const TExpr* counter, const TExpr* parts,
+               const std::string& what) {
+  body.push_back(TStmt{TStmtKind::Barrier});  // every thread's partials stored before the release
+  TExpr arrive{TOp::AtomicAdd, "acq_rel"};
+  arrive.args = {counter, b.i(1)};
+  body.push_back(TileBuilder::assign("seen", arena.make(arrive)));
+  TStmt finish{TStmtKind::If};
+  finish.value = b.op(TOp::Eq, {b.var("seen"), b.op(TOp::Sub, {parts, b.i(1)})});
+  finish.body.push_back(TileBuilder::comment(what));
+  finish.body.push_back(TileBuilder::store(counter, b.i(0), nullptr));
+  finish.body.push_back(TStmt{TStmtKind::Barrier});
+  return finish;
+}
+
 int64_t narrowest_element(const Group& g) {
   std::set<const Node*> in_group(g.nodes.begin(), g.nodes.end());
   in_group.insert(g.inlined.begin(), g.inlined.end());  // (recomputed, not loaded)

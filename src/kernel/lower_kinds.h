@@ -51,6 +51,12 @@ TransposedColumns plan_transposed_columns(const Group& g, const ValueEmitter& ve
 void lower_transposed_columns(KernelJob& job, ValueEmitter& ve, TileBuilder& b, const TransposedColumns& tc);
 
 int64_t next_pow2(int64_t v);
+// "The last program finishes" (split rows, whole sums in a pointwise tile): once this program's partials are
+// stored, a barrier releases every thread's stores and the program counts in on `counter` (acq_rel, into `seen`).
+// Returns the If that the program counting in last (of `parts`) runs, begun with the comment `what`, the counter
+// zeroed for the next call, and a barrier.
+TStmt count_in(std::vector<TStmt>& body, TileBuilder& b, TileArena& arena, const TExpr* counter, const TExpr* parts,
+               const std::string& what);
 // A [BT, BI] tile over the runs t (axis 0) and i (axis 1), of st and si elements in tiles of bt and bi, placed by
 // the program id `pid` (a variable): pid = (rest * nt + tile_t) * ni + tile_i, so neighbouring programs take
 // neighbouring tiles along i. Emits rt and ri and sets ve's index, axis and mask of both runs; `rest`: whether

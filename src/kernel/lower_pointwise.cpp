@@ -221,7 +221,8 @@ void lower_pointwise_total(KernelJob& job) {
   job.launch.setup.push_back("work = torch.empty((" + std::to_string(programs * slots) +
                              ",), device={device}, dtype=torch.float32)");
   const TExpr* parts = job.constexpr_param("PARTS", programs);
-  const TExpr* chunk = job.constexpr_param("PART_BLOCK", std::min(kTotalChunk, next_pow2(programs)));
+  const int64_t part_block = std::min(kTotalChunk, next_pow2(programs));
+  const TExpr* chunk = job.constexpr_param("PART_BLOCK", part_block);
   // A [1] or [1, 1] index: the partial (a keep_dims sum) is stored through a pointer of its shape.
   const TExpr* one = axes == 1 ? b.arange(b.i(1)) : b.expand(b.arange(b.i(1)), ":, None");
   const TExpr* pid = b.program_id(0);
@@ -246,16 +247,8 @@ void lower_pointwise_total(KernelJob& job) {
     if (k > 0) at = b.add(at, b.i(k));
     body.push_back(TileBuilder::store(b.add(b.var("work_ptr"), b.add(at, one)), partial, nullptr));
   }
-  body.push_back(TStmt{TStmtKind::Barrier});  // every thread's partials stored before the release
-  TExpr arrive{TOp::AtomicAdd, "acq_rel"};
-  arrive.args = {b.var("count_ptr"), b.i(1)};
-  body.push_back(TileBuilder::assign("seen", job.arena.make(arrive)));
-  TStmt finish{TStmtKind::If};
-  finish.value = b.op(TOp::Eq, {b.var("seen"), b.op(TOp::Sub, {parts, b.i(1)})});
-  finish.body.push_back(TileBuilder::comment(
-      "the last program: sum the partials in index order; zero the counter for the next call"));
-  finish.body.push_back(TileBuilder::store(b.var("count_ptr"), b.i(0), nullptr));
-  finish.body.push_back(TStmt{TStmtKind::Barrier});
+  TStmt finish = count_in(body, b, job.arena, b.var("count_ptr"), parts,
+                          "the last program: sum the partials in index order; zero the counter for the next call");
   std::map<const Node*, const TExpr*> totals;
   for (int64_t k = 0; k < slots; ++k) {
     std::string acc = ve.fresh("acc");
@@ -271,7 +264,7 @@ void lower_pointwise_total(KernelJob& job) {
     const TExpr* at = slots > 1 ? b.mul(index, b.i(slots)) : index;
     if (k > 0) at = b.add(at, b.i(k));
     load.args = {b.add(b.var("work_ptr"), at)};
-    if (programs % std::min(kTotalChunk, next_pow2(programs)) != 0) {
+    if (programs % part_block != 0) {
       load.args.insert(load.args.end(), {b.lt(index, parts), b.f(0.0)});
     }
     loop.body.push_back(TileBuilder::assign(acc, b.add(b.var(acc), job.arena.make(load))));

@@ -1194,17 +1194,11 @@ void lower_reduction(KernelJob& job) {
         body.push_back(TileBuilder::store(slot("work_ptr", b.var("part"), k), arg ? chunk_value.at(red) : done.at(red), nullptr));
         if (arg) body.push_back(TileBuilder::store(slot("index_ptr", b.var("part"), k), done.at(red), nullptr));
       }
-      body.push_back(TStmt{TStmtKind::Barrier});  // every thread's partials stored before the release
-      TExpr arrive{TOp::AtomicAdd, "acq_rel"};
-      arrive.args = {b.add(b.var("count_ptr"), b.var(line)), b.i(1)};
-      body.push_back(TileBuilder::assign("seen", job.arena.make(arrive)));
-      finish.value = b.op(TOp::Eq, {b.var("seen"), b.op(TOp::Sub, {parts_param, b.i(1)})});
-      finish.body.push_back(TileBuilder::comment(
+      finish = count_in(
+          body, b, job.arena, b.add(b.var("count_ptr"), b.var(line)), parts_param,
           p.rows ? "the row's last program: combine its partials in index order; zero the counter for the next call"
                  : "the column block's last program: combine its partials in row order; zero the counter for the "
-                   "next call"));
-      finish.body.push_back(TileBuilder::store(b.add(b.var("count_ptr"), b.var(line)), b.i(0), nullptr));
-      finish.body.push_back(TStmt{TStmtKind::Barrier});
+                   "next call");
       finish.body.push_back(TileBuilder::assign("part_index", b.expand(b.arange(b.var("PARTS_P2")), red_index)));
       const TExpr* in_row = next_pow2(parts) != parts ? b.lt(b.var("part_index"), parts_param) : nullptr;
       auto load_partials = [&](const char* buffer, int64_t k, const TExpr* other) {
