@@ -56,6 +56,22 @@ int64_t narrowest_element(const Group& g) {
   return std::max<int64_t>(size, 1);
 }
 
+int64_t narrowest_load(const Group& g) {
+  std::set<const Node*> in_group(g.nodes.begin(), g.nodes.end());
+  in_group.insert(g.inlined.begin(), g.inlined.end());
+  const int64_t n = numel(g.space);
+  int64_t size = 8;
+  for (const Node* node : in_group) {
+    for (const Node* src : node->src) {
+      const Node* root = view_root(src);
+      if (!in_group.count(root) && root->op != Op::Const && root->op != Op::Iota && numel(root->shape) == n) {
+        size = std::min<int64_t>(size, dtype_size(root->dtype));
+      }
+    }
+  }
+  return size;
+}
+
 std::vector<int> group_map(const Group& g, const Node* n) {
   std::vector<int> map;
   if (n->shape == g.space) {

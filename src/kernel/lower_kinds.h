@@ -65,6 +65,9 @@ void place_tile_2d(std::vector<TStmt>& body, TileBuilder& b, ValueEmitter& ve, c
                    int64_t bt, int64_t bi, const TExpr* BT, const TExpr* BI, bool rest);
 // The narrowest element (bytes) of the full-size tensors a group reads or writes (those its tile walks).
 int64_t narrowest_element(const Group& g);
+// The narrowest element (bytes) of the full-size tensors the group reads, also through the values it recomputes
+// (narrowest_element skips the sources of inlined nodes: a 16-bit input cast to fp32 for its sum); 8 when none.
+int64_t narrowest_load(const Group& g);
 // Per-dim strides of an operand (a strided view of a tensor in memory), aligned right to `rank` dims; size-1 and
 // missing dims read with stride 0.
 std::vector<int64_t> operand_strides(const Node* operand, size_t rank);

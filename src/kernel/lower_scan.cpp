@@ -21,7 +21,6 @@
 #include <cstdint>
 #include <cstdlib>
 #include <map>
-#include <set>
 
 #include "graph/view.h"
 #include "kernel/lower_kinds.h"
@@ -111,26 +110,6 @@ const char* round_name(DType t) {
     case DType::BFloat16: return "tl.bfloat16";
     default: return "tl.float32";
   }
-}
-
-// The narrowest element (bytes) of the full-size tensors the kernel loads (4 when it loads none).
-int64_t narrowest_load(const Group& g) {
-  std::set<const Node*> in_group(g.nodes.begin(), g.nodes.end());
-  in_group.insert(g.inlined.begin(), g.inlined.end());
-  int64_t numel = 1;
-  for (int64_t d : g.space) numel *= d;
-  int64_t narrowest = 4;
-  for (const Node* n : g.nodes) {
-    for (const Node* src : n->src) {
-      const Node* root = view_root(src);
-      int64_t k = 1;
-      for (int64_t d : root->shape) k *= d;
-      if (!in_group.count(root) && root->op != Op::Const && root->op != Op::Iota && k == numel) {
-        narrowest = std::min<int64_t>(narrowest, dtype_size(root->dtype));
-      }
-    }
-  }
-  return narrowest;
 }
 
 }  // namespace

@@ -18,7 +18,6 @@
 // So [32, 64] on 2 warps (32 elements a thread), unrolled for about 128 bytes of loads in flight a thread.
 #include <algorithm>
 #include <limits>
-#include <set>
 
 #include "graph/view.h"
 #include "kernel/lower_kinds.h"
@@ -54,24 +53,6 @@ const TExpr* lane_neutral(TileBuilder& b, Op op, DType t) {
     case Op::Max: return fp ? b.f(-std::numeric_limits<double>::infinity()) : b.i(std::numeric_limits<int32_t>::min());
     default: return fp ? b.f(std::numeric_limits<double>::infinity()) : b.i(std::numeric_limits<int32_t>::max());
   }
-}
-
-// The narrowest element (bytes) of the full-size tensors the group reads, also through the values it recomputes
-// (narrowest_element skips the sources of inlined nodes: a 16-bit input cast to fp32 for its sum).
-int64_t narrowest_load(const Group& g) {
-  std::set<const Node*> in_group(g.nodes.begin(), g.nodes.end());
-  in_group.insert(g.inlined.begin(), g.inlined.end());
-  const int64_t n = numel(g.space);
-  int64_t size = 8;
-  for (const Node* node : in_group) {
-    for (const Node* src : node->src) {
-      const Node* root = view_root(src);
-      if (!in_group.count(root) && root->op != Op::Const && root->op != Op::Iota && numel(root->shape) == n) {
-        size = std::min<int64_t>(size, dtype_size(root->dtype));
-      }
-    }
-  }
-  return size;
 }
 
 }  // namespace
