@@ -19,7 +19,6 @@
 #include <algorithm>
 #include <limits>
 
-#include "graph/view.h"
 #include "kernel/lower_kinds.h"
 
 namespace tz {
