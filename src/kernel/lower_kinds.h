@@ -51,6 +51,11 @@ TransposedColumns plan_transposed_columns(const Group& g, const ValueEmitter& ve
 void lower_transposed_columns(KernelJob& job, ValueEmitter& ve, TileBuilder& b, const TransposedColumns& tc);
 
 int64_t next_pow2(int64_t v);
+// A reduction's lanes (lower_reduction.cpp): the neutral element of `op` over values of type `t`, the type its
+// lanes accumulate in, and how a lane folds a value in (a floating max/min turns NaN at its first NaN and stays so).
+const TExpr* neutral(TileBuilder& b, Op op, DType t);
+DType acc_type(const Node* reduce_input);
+TOp lane_combine(Op op, bool fp);
 // "The last program finishes" (split rows, whole sums in a pointwise tile): once this program's partials are
 // stored, a barrier releases every thread's stores and the program counts in on `counter` (acq_rel, into `seen`).
 // Returns the If that the program counting in last (of `parts`) runs, begun with the comment `what`, the counter

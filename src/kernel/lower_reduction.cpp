@@ -131,23 +131,6 @@ TOp reduce_op(Op op) {
   }
 }
 
-const TExpr* neutral(TileBuilder& b, Op op, DType t) {
-  bool fp = is_floating(t);
-  switch (op) {
-    case Op::Sum: return fp ? b.f(0.0) : b.i(0);
-    case Op::Prod: return fp ? b.f(1.0) : b.i(1);
-    case Op::Max:
-    case Op::ArgMax: return fp ? b.f(-std::numeric_limits<double>::infinity()) : b.i(std::numeric_limits<int32_t>::min());
-    default: return fp ? b.f(std::numeric_limits<double>::infinity()) : b.i(std::numeric_limits<int32_t>::max());
-  }
-}
-
-DType acc_type(const Node* reduce_input) {
-  DType t = reduce_input->dtype;
-  if (is_floating(t)) return DType::Float32;
-  return t == DType::Bool ? DType::Int64 : t;
-}
-
 struct Plan {
   bool rows = true;           // reduced dims innermost
   bool persistent = true;
@@ -561,6 +544,29 @@ void plan_peel(Plan& p, const Group& g, const ValueEmitter& ve, const std::vecto
 
 }  // namespace
 
+const TExpr* neutral(TileBuilder& b, Op op, DType t) {
+  bool fp = is_floating(t);
+  switch (op) {
+    case Op::Sum: return fp ? b.f(0.0) : b.i(0);
+    case Op::Prod: return fp ? b.f(1.0) : b.i(1);
+    case Op::Max:
+    case Op::ArgMax: return fp ? b.f(-std::numeric_limits<double>::infinity()) : b.i(std::numeric_limits<int32_t>::min());
+    default: return fp ? b.f(std::numeric_limits<double>::infinity()) : b.i(std::numeric_limits<int32_t>::max());
+  }
+}
+
+DType acc_type(const Node* reduce_input) {
+  DType t = reduce_input->dtype;
+  if (is_floating(t)) return DType::Float32;
+  return t == DType::Bool ? DType::Int64 : t;
+}
+
+TOp lane_combine(Op op, bool fp) {
+  return op == Op::Sum ? TOp::Add : op == Op::Prod ? TOp::Mul
+         : op == Op::Max ? (fp ? TOp::NanMaximum : TOp::Maximum)
+                         : (fp ? TOp::NanMinimum : TOp::Minimum);
+}
+
 void lower_reduction(KernelJob& job) {
   const Group& g = job.group;
   TileBuilder b(job.arena);
@@ -964,9 +970,10 @@ void lower_reduction(KernelJob& job) {
         accs.push_back(ve.fresh("acc"));
         acc_is.push_back(arg ? ve.fresh("acc_idx") : "");
         comps.push_back(compensated ? ve.fresh("comp") : "");
-        body.push_back(TileBuilder::assign(
-            accs.back(), grouped.back() ? b.full(group_shape, b.f(0.0), DType::Float64)
-                                        : b.full(shape, neutral(b, red->op, red->src[0]->dtype), acc_type(red->src[0]))));
+        const TExpr* start = grouped.back()
+                                 ? b.full(group_shape, b.f(0.0), DType::Float64)
+                                 : b.full(shape, neutral(b, red->op, red->src[0]->dtype), acc_type(red->src[0]));
+        body.push_back(TileBuilder::assign(accs.back(), start));
         if (arg) body.push_back(TileBuilder::assign(acc_is.back(), b.zeros(shape, DType::Int32)));
         if (compensated) body.push_back(TileBuilder::assign(comps.back(), b.zeros(shape, DType::Float32)));
         parts.push_back(compensated ? ve.fresh("part") : "");
@@ -1051,10 +1058,7 @@ void lower_reduction(KernelJob& job) {
                                                     b.add(sv, ev)})));
             }
             // (a lane's floating max/min turns NaN at its first NaN and stays NaN)
-            bool fp = is_floating(red->src[0]->dtype);
-            TOp combine = red->op == Op::Sum ? TOp::Add : red->op == Op::Prod ? TOp::Mul
-                          : red->op == Op::Max ? (fp ? TOp::NanMaximum : TOp::Maximum)
-                                               : (fp ? TOp::NanMinimum : TOp::Minimum);
+            TOp combine = lane_combine(red->op, is_floating(red->src[0]->dtype));
             if (grouped[k]) {
               const std::string split = "[BLOCK_M, BLOCK_R // " + std::to_string(kDotGroup) + ", " +
                                         std::to_string(kDotGroup) + "]";

@@ -17,7 +17,6 @@
 //   fp32: [32, 64] w2 U=1 1.028 ms (0.97), U=2 1.109, U=4 1.086; [64, 64] w4 U=1 1.039; [16, 128] w2 U=4 1.061.
 // So [32, 64] on 2 warps (32 elements a thread), unrolled for about 128 bytes of loads in flight a thread.
 #include <algorithm>
-#include <limits>
 
 #include "kernel/lower_kinds.h"
 
@@ -37,22 +36,6 @@ const int64_t kLoadBytesInFlight = 128;
 const int64_t kMaxRows = 256;
 
 bool combines_per_lane(Op op) { return op == Op::Sum || op == Op::Prod || op == Op::Max || op == Op::Min; }
-
-DType lane_acc_type(const Node* reduce_input) {
-  DType t = reduce_input->dtype;
-  if (is_floating(t)) return DType::Float32;
-  return t == DType::Bool ? DType::Int64 : t;
-}
-
-const TExpr* lane_neutral(TileBuilder& b, Op op, DType t) {
-  bool fp = is_floating(t);
-  switch (op) {
-    case Op::Sum: return fp ? b.f(0.0) : b.i(0);
-    case Op::Prod: return fp ? b.f(1.0) : b.i(1);
-    case Op::Max: return fp ? b.f(-std::numeric_limits<double>::infinity()) : b.i(std::numeric_limits<int32_t>::min());
-    default: return fp ? b.f(std::numeric_limits<double>::infinity()) : b.i(std::numeric_limits<int32_t>::max());
-  }
-}
 
 }  // namespace
 
@@ -147,7 +130,7 @@ void lower_transposed_columns(KernelJob& job, ValueEmitter& ve, TileBuilder& b, 
   for (const Node* red : reductions) {
     accs.push_back(ve.fresh("acc"));
     body.push_back(TileBuilder::assign(
-        accs.back(), b.full("[BLOCK_T, BLOCK_I]", lane_neutral(b, red->op, red->src[0]->dtype), lane_acc_type(red->src[0]))));
+        accs.back(), b.full("[BLOCK_T, BLOCK_I]", neutral(b, red->op, red->src[0]->dtype), acc_type(red->src[0]))));
   }
   ve.on_reduce = [&](const Node*) -> const TExpr* {
     internal_error("a transposed column's reduction read inside its own row loop", __FILE__, __LINE__);
@@ -161,10 +144,7 @@ void lower_transposed_columns(KernelJob& job, ValueEmitter& ve, TileBuilder& b, 
       const Node* red = reductions[k];
       const TExpr* v = ve.value(red->src[0], group_map(g, red->src[0]));
       const TExpr* a = b.var(accs[k]);
-      bool fp = is_floating(red->src[0]->dtype);
-      TOp combine = red->op == Op::Sum ? TOp::Add : red->op == Op::Prod ? TOp::Mul
-                    : red->op == Op::Max ? (fp ? TOp::NanMaximum : TOp::Maximum)
-                                         : (fp ? TOp::NanMinimum : TOp::Minimum);
+      TOp combine = lane_combine(red->op, is_floating(red->src[0]->dtype));
       out.push_back(TileBuilder::assign(accs[k], b.op(combine, {a, v})));
     }
   };
