@@ -27,6 +27,20 @@ struct WindowDim {
   int64_t end(int64_t o) const {
     return adaptive ? ((o + 1) * size + out - 1) / out : start(o) + (kernel - 1) * dilation + 1;
   }
+  // Adaptive windows of different sizes (each output's end is then computed, not start + kernel).
+  bool varies() const {
+    for (int64_t q = 0; q < out; ++q) {
+      if (end(q) - start(q) != kernel) return true;
+    }
+    return false;
+  }
+  // The same start and end of an adaptive window, of the output index `o` (a tile or a scalar).
+  const TExpr* start_of(TileBuilder& b, const TExpr* o) const {
+    return b.op(TOp::FloorDiv, {b.mul(o, b.i(size)), b.i(out)});
+  }
+  const TExpr* end_of(TileBuilder& b, const TExpr* o) const {
+    return b.op(TOp::FloorDiv, {b.add(b.mul(b.add(o, b.i(1)), b.i(size)), b.i(out - 1)), b.i(out)});
+  }
 };
 
 // PyTorch's avg_pool divisor along one dim (a product over dims gives the window's), for output o.
@@ -367,19 +381,11 @@ void lower_window(KernelJob& job) {
         end[j] = b.i(w.end(0));
         continue;
       }
-      const TExpr* s = b.op(TOp::FloorDiv, {b.mul(o, b.i(w.size)), b.i(w.out)});
-      const TExpr* e = b.op(TOp::FloorDiv, {b.add(b.mul(b.add(o, b.i(1)), b.i(w.size)), b.i(w.out - 1)), b.i(w.out)});
-      body.push_back(TileBuilder::assign(l + "_start", s));
-      body.push_back(TileBuilder::assign(l + "_end", e));
+      body.push_back(TileBuilder::assign(l + "_start", w.start_of(b, o)));
+      body.push_back(TileBuilder::assign(l + "_end", w.end_of(b, o)));
       start[j] = b.var(l + "_start");
       end[j] = b.var(l + "_end");
     }
-    auto varies = [&](const WindowDim& w) {
-      for (int64_t q = 0; q < w.out; ++q) {
-        if (w.end(q) - w.start(q) != w.kernel) return true;
-      }
-      return false;
-    };
     double pad_value = max ? -std::numeric_limits<double>::infinity() : 0.0;
     const char* acc = "acc";
     const TExpr* acc_v = b.var(acc);
@@ -422,7 +428,7 @@ void lower_window(KernelJob& job) {
       out.push_back(TileBuilder::assign(l + "_in", at_zero ? k : b.add(start[j], k)));
       pos[j] = b.var(l + "_in");
       const TExpr* ok = nullptr;
-      if (varies(w)) ok = b.lt(pos[j], end[j]);
+      if (w.varies()) ok = b.lt(pos[j], end[j]);
       else if (rows_axis && chunks * block_h != w.kernel) ok = b.lt(k, b.i(w.kernel));
       if (ok) {
         out.push_back(TileBuilder::assign("ok_" + l, ok));
@@ -523,13 +529,9 @@ void lower_window(KernelJob& job) {
       if (!o) {  // one output along this dim: one window, at a constant position
         s = b.i(w.start(0));
       } else if (w.adaptive) {
-        s = b.op(TOp::FloorDiv, {b.mul(o, b.i(w.size)), b.i(w.out)});
-        bool varies = false;
-        for (int64_t q = 0; q < w.out; ++q) varies = varies || w.end(q) - w.start(q) != w.kernel;
-        if (varies) {
-          const TExpr* next = b.mul(b.add(o, b.i(1)), b.i(w.size));
-          const TExpr* e = b.op(TOp::FloorDiv, {b.add(next, b.i(w.out - 1)), b.i(w.out)});
-          body.push_back(TileBuilder::assign(l + "_end", e));
+        s = w.start_of(b, o);
+        if (w.varies()) {
+          body.push_back(TileBuilder::assign(l + "_end", w.end_of(b, o)));
           end[j] = b.var(l + "_end");
         }
       } else {
