@@ -151,7 +151,7 @@ std::string kernel_name(const Group& g) {
   for (auto* n : g.nodes) {
     if (n->op == Op::Cast || n->op == Op::Copy || op_kind(n->op) == OpKind::View) continue;
     std::string name = op_name(n->op);
-    if (std::find(g.cats.begin(), g.cats.end(), n) != g.cats.end()) name = "cat";  // (a scan's store epilogue)
+    if (g.writes_cat(n)) name = "cat";  // (a scan's store epilogue)
     if (n->op == Op::Conv) {
       name = std::string(n->attr.ints2[1] ? "conv_transpose" : "conv") + std::to_string(n->rank() - 2) + "d";
     }

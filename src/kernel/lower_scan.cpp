@@ -132,14 +132,13 @@ void lower_scan(KernelJob& job) {
     TZ_ASSERT(n->shape == g.space, "a scan's shape differs from its kernel's space");
   }
   // A cat (fuse's store epilogue) has the space's dims, its size along the scanned one aside.
-  auto is_cat = [&](const Node* o) { return std::find(g.cats.begin(), g.cats.end(), o) != g.cats.end(); };
   auto cat_map = [&](const Node* cat) {
     std::vector<int> map;
     for (int d = 0; d < rank; ++d) map.push_back(cat->shape[d] == 1 && g.space[d] == 1 ? -1 : d);
     return map;
   };
   for (auto* o : g.outputs) {
-    if (is_cat(o)) {
+    if (g.writes_cat(o)) {
       std::vector<CatPiece> pieces;
       TZ_ASSERT(cat_pieces(o, pieces), "a cat of a scan kernel is not one");
       for (const CatPiece& piece : pieces) {
@@ -352,7 +351,7 @@ void lower_scan(KernelJob& job) {
   // to lo + r for r < hi - lo.
   auto store_outputs = [&]() {
     for (auto* o : g.outputs) {
-      if (!is_cat(o)) {
+      if (!g.writes_cat(o)) {
         ve.store(o, group_map(g, o), ve.value(o, group_map(g, o)));
         continue;
       }

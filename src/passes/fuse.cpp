@@ -237,7 +237,7 @@ class Fuser {
       cur = cur->src[0];
     }
     if (group_of(cur) != gid) return true;
-    if (is_cat(grp, cur)) return false;  // stored piece by piece, never a value in the kernel
+    if (grp.writes_cat(cur)) return false;  // stored piece by piece, never a value in the kernel
     if (grp.kind == GroupKind::Pointwise) return true;  // recomputed per element under any map
     std::vector<int> own;
     return natural_map(grp, cur->shape, own) && own == map;
@@ -268,10 +268,6 @@ class Fuser {
       if (other >= 0 && other != gid && !recomputed && depends_on(other, gid)) return false;  // a cycle
     }
     return true;
-  }
-
-  static bool is_cat(const Group& grp, const Node* n) {
-    return std::find(grp.cats.begin(), grp.cats.end(), n) != grp.cats.end();
   }
 
   // A cat along the scanned dim of a scan's result, read through slices along that dim, and constants joins the
@@ -426,7 +422,7 @@ class Fuser {
     bool joined = false;
     std::vector<int64_t> axes = {n->attr.ints[0]};
     const bool factor = gid >= 0 && s_.groups[gid].kind == GroupKind::Pointwise && row_factor(gid, n);
-    if (gid >= 0 && x == view_root(x) && !is_cat(s_.groups[gid], x)) {
+    if (gid >= 0 && x == view_root(x) && !s_.groups[gid].writes_cat(x)) {
       Group& grp = s_.groups[gid];
       if (grp.space == x->shape && grp.kind == GroupKind::Scan && grp.axes == axes) {
         joined = scan_direction(gid) == n->attr.ints[1];

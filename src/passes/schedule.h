@@ -7,6 +7,7 @@
 // loads.
 #pragma once
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -30,6 +31,7 @@ struct Group {
   // Scan: cats (graph/view.h cat_pieces, also in `nodes`) that this kernel writes piece by piece, each piece
   // stored at its offset in the cat's buffer; never read inside the kernel.
   std::vector<const Node*> cats;
+  bool writes_cat(const Node* n) const { return std::find(cats.begin(), cats.end(), n) != cats.end(); }
 };
 
 struct Schedule {
