@@ -486,6 +486,11 @@ Plan plan_reduction(const Group& g, const ValueEmitter& ve, const std::map<const
   return p;
 }
 
+// A looped floating sum whose lanes are compensated over many chunks (not a dot sum: see the stage loops).
+bool compensable(const Node* red) {
+  return red->op == Op::Sum && red->attr.str != "dot" && acc_type(red->src[0]) == DType::Float32;
+}
+
 // Peeled rows: a row read once, one program per row, whose loads start misaligned (rows 65537 floats apart) is
 // read as whole chunks from its first 16-byte boundary, which Triton loads as vectors (tl.multiple_of on the
 // chunk's start), and its head (< 16 bytes) and tail as two masked chunks. The loads along the row must all share
@@ -501,12 +506,10 @@ void plan_peel(Plan& p, const Group& g, const ValueEmitter& ve, const std::vecto
   int64_t widest = 1;
   for (const Node* red : reductions) widest = std::max<int64_t>(widest, dtype_size(red->src[0]->dtype));
   // (the peeled loop has no compensated blocks: a compensable sum must fit in kPlainChunks chunks)
-  const bool compensable = std::any_of(reductions.begin(), reductions.end(), [](const Node* red) {
-    return red->op == Op::Sum && red->attr.str != "dot" && acc_type(red->src[0]) == DType::Float32;
-  });
+  const bool any_compensable = std::any_of(reductions.begin(), reductions.end(), compensable);
   if (!(p.rows && !p.persistent && !p.coop && !p.split && p.block_m == 1 && p.one_pass && p.reduced.size() == 1 &&
         p.online.empty() && elem == widest && p.r > kPeelChunk &&
-        (!compensable || (p.r + kPeelChunk - 1) / kPeelChunk <= kPlainChunks) &&
+        (!any_compensable || (p.r + kPeelChunk - 1) / kPeelChunk <= kPlainChunks) &&
         std::none_of(reductions.begin(), reductions.end(),
                      [](const Node* red) { return red->op == Op::ArgMax || red->op == Op::ArgMin; }))) {
     return;
@@ -946,9 +949,6 @@ void lower_reduction(KernelJob& job) {
       // plain fp32 too (32768^2 vec-mat: plain 1.9e-6 from the exact product, cuBLAS 1.8e-6; compensated every 8
       // chunks it ran 1.14 ms against 0.98 ms plain, tests/gpu/rows_experiment.py on the H200).
       int64_t chunks = ((split ? split_chunk : p.r) + p.block_r - 1) / p.block_r;  // per program
-      auto compensable = [](const Node* red) {
-        return red->op == Op::Sum && red->attr.str != "dot" && acc_type(red->src[0]) == DType::Float32;
-      };
       bool blocked = chunks > kPlainChunks && std::any_of(reds.begin(), reds.end(), compensable);
       const bool peeled = p.peel_vec > 1 && !blocked;
       // A dot sum of peeled rows (a mat-vec) adds each lane's groups of kDotGroup products in fp32 and
