@@ -55,6 +55,7 @@ const int64_t kCompensateEvery = 8;
 const int64_t kSplitMaxRows = 256;
 const int64_t kSplitMinRow = 1 << 16;
 const int64_t kSplitMinPrograms = 512;
+const int64_t kSplitFinishBlock = 1024;  // partials a split row's last program combines at a time
 // Split columns (below): looped columns read one element per load (their rows not 16-byte aligned) over fewer
 // than kSplitColumnPrograms column blocks are split over programs of at least kSplitColumnMinChunk rows, as many
 // as make about kSplitColumnPrograms programs. Measured on the H200 (docs/RESULTS.md, one program per column
@@ -759,24 +760,69 @@ void lower_reduction(KernelJob& job) {
 
   // The index of an argmax/argmin along the reduced axis, from candidate values `v` at indices `idx`
   // (the row itself, or the per-lane winners of a loop). PyTorch's rules: the first occurrence wins ties,
-  // and a NaN beats every number (the first NaN, when there are several).
-  auto arg_pick = [&](const Node* red, const TExpr* v, const TExpr* idx, std::vector<TStmt>& out) {
+  // and a NaN beats every number (the first NaN, when there are several). The extreme is taken keeping NaN
+  // (one `max.NaN` a value), so a NaN extreme says the row holds one (no second reduction of an is-NaN flag),
+  // and it is the row's max/min as PyTorch computes it: `extreme`, when given, receives it (the value of a
+  // `torch.max(x, d)` beside its indices, a split row's chunk value).
+  auto arg_pick = [&](const Node* red, const TExpr* v, const TExpr* idx, std::vector<TStmt>& out,
+                      const TExpr** extreme = nullptr) {
     if (v->op != TOp::Var) {
       std::string cand = ve.fresh("cand");
       out.push_back(TileBuilder::assign(cand, v));
       v = b.var(cand);
     }
-    std::string best = ve.fresh("best");
-    out.push_back(TileBuilder::assign(best, b.reduce(reduce_op(red->op), v, red_axis)));
-    const TExpr* hit = b.op(TOp::Eq, {v, b.var(best)});
-    if (is_floating(red->src[0]->dtype)) {
-      std::string nan = ve.fresh("is_nan"), any = ve.fresh("any_nan");
-      out.push_back(TileBuilder::assign(nan, b.op(TOp::Ne, {v, v})));
-      out.push_back(TileBuilder::assign(
-          any, b.op(TOp::Gt, {b.reduce(TOp::Max, b.cast(b.var(nan), DType::Int32), red_axis), b.i(0)})));
-      hit = b.op(TOp::Where, {b.var(any), b.var(nan), hit});
-    }
+    bool fp = is_floating(red->src[0]->dtype);
+    std::string best = ve.fresh(ValueEmitter::value_name(red->op == Op::ArgMax ? Op::Max : Op::Min));
+    TOp extreme_op = !fp ? reduce_op(red->op) : red->op == Op::ArgMax ? TOp::NanMax : TOp::NanMin;
+    if (fp) job.kernel.needs_nan_combine = true;
+    out.push_back(TileBuilder::assign(best, b.reduce(extreme_op, v, red_axis)));
+    const TExpr* bv = b.var(best);
+    const TExpr* hit = b.op(TOp::Eq, {v, bv});
+    if (fp) hit = b.op(TOp::Where, {b.op(TOp::Ne, {bv, bv}), b.op(TOp::Ne, {v, v}), hit});
+    if (extreme) *extreme = bv;
     return b.reduce(TOp::Min, b.op(TOp::Where, {hit, idx, R}), red_axis);
+  };
+  // Whether value `v` replaces a lane's running argmax/argmin `a` (its index goes with it): a lane keeps its
+  // first extreme value (strict comparison) and, once it has seen a NaN, its first NaN. Floats: ~(v <= a) is
+  // v > a or either one NaN (one unordered compare), & (a == a) keeps a NaN lane's first NaN: 5 instructions a
+  // value with the two selects, against 7 for (v > a) | (v != v) & (a == a) (PTX of argm_max_min_dim0_fp16's
+  // loop, 32 values a thread: 588 -> 420 instructions, with its max and min riding on the argmax and argmin).
+  auto arg_better = [&](const Node* red, const TExpr* v, const TExpr* a) {
+    bool fp = is_floating(red->src[0]->dtype);
+    TOp cmp = red->op == Op::ArgMax ? (fp ? TOp::Le : TOp::Gt) : (fp ? TOp::Ge : TOp::Lt);
+    const TExpr* win = b.op(cmp, {v, a});
+    return fp ? b.band(b.op(TOp::Not, {win}), b.op(TOp::Eq, {a, a})) : win;
+  };
+  // Two reductions of one value over the same axes, keepdim apart (`x.sum(0, keepdim=True)` beside `x.mean(0)`,
+  // whose sum reads x widened to float32, as every load is), are computed once: the later one is the earlier's
+  // twin, and only their output rounding differs (the twin's raw value, before rounded_like_eager).
+  auto exact_source = [](const Node* n) {
+    while (n->op == Op::Cast && n->dtype == DType::Float32 && is_floating(n->src[0]->dtype) &&
+           dtype_size(n->src[0]->dtype) <= 4) {
+      n = n->src[0];
+    }
+    return n;
+  };
+  auto twin_of = [&](const Node* red, const std::vector<const Node*>& among) -> const Node* {
+    if (p.online.count(red) || softmax_sums(among).count(red)) return nullptr;
+    for (const Node* other : among) {
+      if (other == red) return nullptr;
+      if (other->op == red->op && other->attr.ints == red->attr.ints && other->attr.str == red->attr.str &&
+          exact_source(other->src[0]) == exact_source(red->src[0]) && !p.online.count(other)) {
+        return other;
+      }
+    }
+    return nullptr;
+  };
+  // A max (min) of the same values as an argmax (argmin) in the kernel (`torch.max(x, d)`'s values and
+  // indices) is that argmax's extreme: no accumulator or reduction of its own.
+  auto arg_sibling = [&](const Node* red, const std::vector<const Node*>& among) -> const Node* {
+    if (red->op != Op::Max && red->op != Op::Min) return nullptr;
+    Op arg = red->op == Op::Max ? Op::ArgMax : Op::ArgMin;
+    for (const Node* other : among) {
+      if (other->op == arg && other->src[0] == red->src[0]) return other;
+    }
+    return nullptr;
   };
 
   // A floating max/min keeps NaN, as PyTorch's does (tl.max drops it on the GPU): a NaN-propagating combine.
@@ -884,10 +930,26 @@ void lower_reduction(KernelJob& job) {
     for (auto* o : g.outputs) ve.store(o, group_map(g, o), ve.value(o, group_map(g, o)));
   } else if (p.persistent) {
     setup_chunk(nullptr, body);
+    std::map<const Node*, const TExpr*> extremes;  // each argmax/argmin's extreme value
+    std::map<const Node*, const TExpr*> raw;  // a reduction with a twin: its value before rounding
     ve.on_reduce = [&](const Node* red) -> const TExpr* {
+      if (const Node* twin = twin_of(red, reductions)) {
+        ve.value(twin, group_map(g, twin));
+        return raw.at(twin);
+      }
+      if (const Node* arg = arg_sibling(red, reductions)) {
+        ve.value(arg, group_map(g, arg));  // (picks the index, which takes the extreme)
+        return extremes.at(arg);
+      }
       const TExpr* v = masked_input(red);
-      if (red->op == Op::ArgMax || red->op == Op::ArgMin) return arg_pick(red, v, r_var, body);
-      return reduce_value(red, v);
+      v = red->op == Op::ArgMax || red->op == Op::ArgMin ? arg_pick(red, v, r_var, body, &extremes[red])
+                                                          : reduce_value(red, v);
+      if (std::none_of(reductions.begin(), reductions.end(), [&](const Node* o) { return twin_of(o, reductions) == red; })) {
+        return v;
+      }
+      std::string name = ve.fresh(ValueEmitter::value_name(red->op));
+      body.push_back(TileBuilder::assign(name, v));
+      return raw[red] = b.var(name);
     };
     for (auto* o : g.outputs) ve.store(o, group_map(g, o), ve.value(o, group_map(g, o)));
   } else {
@@ -962,11 +1024,17 @@ void lower_reduction(KernelJob& job) {
       const std::string groups_2d = "[BLOCK_M, BLOCK_R // " + std::to_string(kDotGroup) + "]";
       const std::string group_shape = "[BLOCK_M, BLOCK_R // " + std::to_string(kDotGroup) + ", 1]";
       std::vector<std::string> accs, acc_is, comps, parts, online_accs;
+      auto rides = [&](const Node* red) { return !online.count(red) && arg_sibling(red, reds) != nullptr; };
+      auto twin = [&](const Node* red) { return coop ? nullptr : twin_of(red, reds); };
       for (const Node* red : reds) {
         bool arg = red->op == Op::ArgMax || red->op == Op::ArgMin;
         bool compensated = blocked && compensable(red);
         grouped.push_back(peeled && red->op == Op::Sum && red->attr.str == "dot" &&
-                          acc_type(red->src[0]) == DType::Float32);
+                          acc_type(red->src[0]) == DType::Float32 && !twin(red));
+        if (twin(red) || rides(red)) {  // (no accumulator: its twin's, or its argmax's lanes, hold its value)
+          for (auto* names : {&accs, &acc_is, &comps, &parts, &online_accs}) names->push_back("");
+          continue;
+        }
         accs.push_back(ve.fresh("acc"));
         acc_is.push_back(arg ? ve.fresh("acc_idx") : "");
         comps.push_back(compensated ? ve.fresh("comp") : "");
@@ -1008,17 +1076,12 @@ void lower_reduction(KernelJob& job) {
           const Node* red = reds[k];
           const std::string& acc = accs[k];
           const std::string& acc_i = acc_is[k];
+          if (acc.empty()) continue;  // a max taken by its argmax
           const TExpr* v = masked_input(red);
           const TExpr* a = b.var(acc);
           if (!acc_i.empty()) {
             std::string better = ve.fresh("better");
-            TOp cmp = red->op == Op::ArgMax ? TOp::Gt : TOp::Lt;
-            // A lane keeps its first extreme value (strict comparison) and, once it has seen a NaN, its first NaN.
-            const TExpr* win = b.op(cmp, {v, a});
-            if (is_floating(red->src[0]->dtype)) {
-              win = b.op(TOp::Or, {win, b.band(b.op(TOp::Ne, {v, v}), b.op(TOp::Eq, {a, a}))});
-            }
-            lp.body.push_back(TileBuilder::assign(better, win));
+            lp.body.push_back(TileBuilder::assign(better, arg_better(red, v, a)));
             lp.body.push_back(TileBuilder::assign(acc_i, b.op(TOp::Where, {b.var(better), r_var, b.var(acc_i)})));
             lp.body.push_back(TileBuilder::assign(acc, b.op(TOp::Where, {b.var(better), v, a})));
           } else if (!comps[k].empty()) {
@@ -1114,18 +1177,16 @@ void lower_reduction(KernelJob& job) {
       }
       body.push_back(std::move(outer));
       ve.out = &body;
+      std::map<const Node*, const TExpr*> extremes;  // each argmax/argmin's extreme value
       for (size_t k = 0; k < reds.size(); ++k) {
         const Node* red = reds[k];
+        if (accs[k].empty()) continue;  // (after its argmax, below)
         std::string name = ve.fresh(ValueEmitter::value_name(red->op));
         if (!acc_is[k].empty()) {
-          body.push_back(TileBuilder::assign(name, arg_pick(red, b.var(accs[k]), b.var(acc_is[k]), body)));
-          if (split) {  // the chunk's extreme value too, NaN when the chunk holds one
-            job.kernel.needs_nan_combine = true;
-            std::string value = ve.fresh(ValueEmitter::value_name(red->op == Op::ArgMax ? Op::Max : Op::Min));
-            body.push_back(TileBuilder::assign(
-                value, b.reduce(red->op == Op::ArgMax ? TOp::NanMax : TOp::NanMin, b.var(accs[k]), red_axis)));
-            chunk_value[red] = b.var(value);
-          }
+          // (a split row's chunk stores its extreme value too, NaN when the chunk holds one)
+          body.push_back(
+              TileBuilder::assign(name, arg_pick(red, b.var(accs[k]), b.var(acc_is[k]), body, &extremes[red])));
+          if (split) chunk_value[red] = extremes[red];
         } else if (!comps[k].empty()) {
           // The lanes are added in fp64 (a few per output), so the result is the lanes' sum rounded once. An
           // infinite or NaN lane sum makes its compensation NaN: such a lane keeps its plain sum.
@@ -1152,6 +1213,14 @@ void lower_reduction(KernelJob& job) {
           body.push_back(TileBuilder::assign(
               total, b.reduce(TOp::Sum, b.mul(b.var(online_accs[k]), scale), red_axis)));
           done[online.at(red)] = b.var(total);
+        }
+      }
+      for (const Node* red : reds) {
+        if (const Node* t = twin(red)) {
+          done[red] = done.at(t);
+          if (chunk_value.count(t)) chunk_value[red] = chunk_value.at(t);
+        } else if (rides(red)) {
+          done[red] = extremes.at(arg_sibling(red, reds));
         }
       }
     }
@@ -1203,17 +1272,75 @@ void lower_reduction(KernelJob& job) {
           p.rows ? "the row's last program: combine its partials in index order; zero the counter for the next call"
                  : "the column block's last program: combine its partials in row order; zero the counter for the "
                    "next call");
-      finish.body.push_back(TileBuilder::assign("part_index", b.expand(b.arange(b.var("PARTS_P2")), red_index)));
-      const TExpr* in_row = next_pow2(parts) != parts ? b.lt(b.var("part_index"), parts_param) : nullptr;
+      // A row of more than kSplitFinishBlock parts is combined in blocks of that many, each lane keeping its
+      // running extreme like a looped row's (a [1, PARTS_P2] tile of 16432 parts took 255 registers and spilled,
+      // and the whole kernel runs with the registers of its largest path: argm_whole_tensor's were 2 programs a
+      // multiprocessor); blocks keep the index order, so the rules hold.
+      const bool looped_finish = p.rows && next_pow2(parts) > kSplitFinishBlock &&
+          std::all_of(reductions.begin(), reductions.end(), [](const Node* red) {
+            return red->op == Op::ArgMax || red->op == Op::ArgMin || red->op == Op::Max || red->op == Op::Min;
+          });
+      std::vector<TStmt>* finish_out = &finish.body;
+      TStmt finish_loop{TStmtKind::For};
+      const TExpr* in_row = nullptr;
+      if (looped_finish) {
+        const TExpr* block = job.constexpr_param("FINISH_BLOCK", kSplitFinishBlock);
+        finish_loop.var = "q0";
+        finish_loop.start = b.i(0);
+        finish_loop.stop = parts_param;
+        finish_loop.step = block;
+        finish_loop.body.push_back(TileBuilder::assign(
+            "part_index", b.add(b.var("q0"), b.expand(b.arange(block), red_index))));
+        if (parts % kSplitFinishBlock != 0) in_row = b.lt(b.var("part_index"), parts_param);
+        finish_out = &finish_loop.body;
+      } else {
+        finish.body.push_back(TileBuilder::assign("part_index", b.expand(b.arange(b.var("PARTS_P2")), red_index)));
+        if (next_pow2(parts) != parts) in_row = b.lt(b.var("part_index"), parts_param);
+      }
       auto load_partials = [&](const char* buffer, int64_t k, const TExpr* other) {
         TExpr load{TOp::Load, "volatile"};
         load.args = {slot(buffer, b.var("part_index"), k)};
         if (in_row) load.args.insert(load.args.end(), {in_row, other});
         std::string name = ve.fresh("partials");
-        finish.body.push_back(TileBuilder::assign(name, job.arena.make(load)));
+        finish_out->push_back(TileBuilder::assign(name, job.arena.make(load)));
         return b.var(name);
       };
-      for (int64_t k = 0; k < slots; ++k) {
+      if (looped_finish) {
+        std::vector<std::string> finish_accs, finish_idx;
+        for (int64_t k = 0; k < slots; ++k) {
+          const Node* red = reductions[k];
+          bool arg = red->op == Op::ArgMax || red->op == Op::ArgMin;
+          std::string acc = ve.fresh("acc"), acc_i = arg ? ve.fresh("acc_idx") : "";
+          finish_accs.push_back(acc);
+          finish_idx.push_back(acc_i);
+          const char* shape = "[BLOCK_M, FINISH_BLOCK]";
+          finish.body.push_back(TileBuilder::assign(acc, b.full(shape, neutral(b, red->op, DType::Float32), DType::Float32)));
+          if (arg) finish.body.push_back(TileBuilder::assign(acc_i, b.zeros(shape, DType::Int32)));
+          const TExpr* values = load_partials("work_ptr", k, neutral(b, red->op, DType::Float32));
+          const TExpr* a = b.var(acc);
+          if (arg) {
+            const TExpr* index = load_partials("index_ptr", k, R);
+            std::string better = ve.fresh("better");
+            finish_loop.body.push_back(TileBuilder::assign(better, arg_better(red, values, a)));
+            finish_loop.body.push_back(TileBuilder::assign(acc_i, b.op(TOp::Where, {b.var(better), index, b.var(acc_i)})));
+            finish_loop.body.push_back(TileBuilder::assign(acc, b.op(TOp::Where, {b.var(better), values, a})));
+          } else {
+            finish_loop.body.push_back(TileBuilder::assign(
+                acc, b.op(red->op == Op::Max ? TOp::NanMaximum : TOp::NanMinimum, {a, values})));
+          }
+        }
+        finish.body.push_back(std::move(finish_loop));
+        for (int64_t k = 0; k < slots; ++k) {
+          const Node* red = reductions[k];
+          std::string name = ve.fresh(ValueEmitter::value_name(red->op));
+          const TExpr* acc = b.var(finish_accs[k]);
+          finish.body.push_back(TileBuilder::assign(
+              name, finish_idx[k].empty() ? reduce_value(red, acc)
+                                          : arg_pick(red, acc, b.var(finish_idx[k]), finish.body)));
+          done[red] = b.var(name);
+        }
+      }
+      for (int64_t k = 0; k < slots && !looped_finish; ++k) {
         const Node* red = reductions[k];
         const TExpr* values = load_partials("work_ptr", k, neutral(b, red->op, DType::Float32));
         std::string name = ve.fresh(ValueEmitter::value_name(red->op));
