@@ -6,8 +6,24 @@
 // outputs: that reshape would need a copy kernel; sunk, f reads the view by strides and the result, contiguous,
 // is reshaped for free. Where a reduction or a broadcast follows, the sunk values would be materialized for it
 // (more bytes than the copy of the input), so the reshape stays. Other views of leaves keep their reshape.
+//
+// Otherwise, a pointwise op or a sum/prod/max/min reading a reshape that splits or merges non-unit dims of a
+// computed pointwise (or reduced) value `a`, or of a permuted leaf that no strided view can merge, runs in the
+// common refinement T of both shapes (every dim of each is a run of T's dims), and its result is reshaped back:
+//   f(reshape(a), b)        => reshape(f(a', b'))       a' = a in T, b' = b split to T (b's pointwise producers
+//                                                       used only there are computed in T: split before them)
+//   sum(reshape(a), {k})    => reshape(sum(a', K))      K = the dims of T that dim k splits into
+// A split of a leaf is always a strided view, so every leaf stays free, and every computed value is then read
+// with a per-dim map: the producer and consumer share a kernel (flatten(x, 2) + pos feeding flatten(x, 1) * w
+// was two kernels and a [256, 64, 9216] buffer between them), and a merged permuted input is read by strides
+// (x.transpose(1, 2).reshape(b, s, h * d) before an RMS norm was a copy kernel). Where some source would need a
+// reshape that mixes dims of a computed value, or of a leaf that no strided view can express, nothing changes.
 #include "passes/sink_reshape.h"
 
+#include <map>
+#include <memory>
+#include <set>
+#include <tuple>
 #include <unordered_map>
 
 #include "graph/view.h"
@@ -38,32 +54,248 @@ class PointwiseToOutputs {
   std::unordered_map<const Node*, bool> memo_;
 };
 
+using Runs = std::vector<std::pair<size_t, size_t>>;  // per dim of a shape, the half-open run of T's dims
+
+// The common refinement of `a` and `b` (same element count), unit dims dropped: [256, 589824] and
+// [256, 64, 9216] give [256, 64, 9216]. False when the dims do not nest ([6, 4] and [4, 6]).
+bool common_refinement(const Shape& a, const Shape& b, Shape& t) {
+  t.clear();
+  if (numel(a) == 0 || numel(b) == 0) return false;
+  size_t i = 0, j = 0;
+  int64_t ra = 1, rb = 1;  // what is left of the current dims of a and b (1: take the next non-unit dim)
+  while (true) {
+    while (ra == 1 && i < a.size()) ra = a[i++];
+    while (rb == 1 && j < b.size()) rb = b[j++];
+    if (ra == 1 || rb == 1) return ra == rb;
+    int64_t part = std::min(ra, rb);
+    if (ra % part || rb % part) return false;
+    t.push_back(part);
+    ra /= part;
+    rb /= part;
+  }
+}
+
+// The runs of `u`'s dims that split each dim of `s`; dims of u in no run have size 1 (a unit dim of s has an
+// empty run). False when u does not refine s.
+bool runs_in(const Shape& s, const Shape& u, Runs& runs) {
+  runs.clear();
+  size_t p = 0;
+  for (int64_t size : s) {
+    if (size == 1) {
+      runs.emplace_back(p, p);
+      continue;
+    }
+    while (p < u.size() && u[p] == 1) ++p;
+    size_t lo = p;
+    int64_t prod = 1;
+    while (p < u.size() && prod < size) prod *= u[p++];
+    if (prod != size) return false;
+    runs.emplace_back(lo, p);
+  }
+  for (; p < u.size(); ++p) {
+    if (u[p] != 1) return false;
+  }
+  return true;
+}
+
+// The shape in T (of rank |u|) of a source shaped `s` broadcast against a value shaped `out` whose dims run
+// over `runs` of u: u's sizes where the source has the dim, ones where it is broadcast.
+Shape operand_in(const Shape& s, const Shape& out, const Runs& runs, const Shape& u) {
+  Shape r(u.size(), 1);
+  size_t offset = out.size() - s.size();
+  for (size_t k = 0; k < s.size(); ++k) {
+    if (s[k] == 1 || s[k] != out[k + offset]) continue;
+    for (size_t d = runs[k + offset].first; d < runs[k + offset].second; ++d) r[d] = u[d];
+  }
+  return r;
+}
+
+bool leaf_root(const Node* n) { return op_kind(view_root(n)->op) == OpKind::Leaf; }
+
+// Does `view` mix dims (merge or split non-unit dims) of a value computed in a kernel?
+bool mixes_dims(const Node* view) {
+  std::vector<int> map(view->shape.size(), 0), src_map;
+  return view->op == Op::Reshape && !view_source_map(view, map, src_map);
+}
+
+// Builds, in `out`, the values of the rewritten graph in a refined shape (see the header).
+class Refiner {
+ public:
+  Refiner(Graph& out, const std::unordered_map<const Node*, int>& uses) : out_(out), uses_(uses) {}
+
+  // `x` (a node of `out`) as a value of shape `u`, a refinement of x's shape, or null when that would need a
+  // reshape mixing dims of a computed value or a leaf view that strides cannot express.
+  // `shared`: a view between the value being rewritten and `x` has other users, so x is computed anyway.
+  const Node* operator()(const Node* x, const Shape& u, bool shared = false) {
+    if (x->shape == u) return x;
+    if (x->op == Op::Const && x->shape.empty()) return x;
+    auto key = std::make_tuple(x, u, shared);
+    auto it = memo_.find(key);
+    if (it != memo_.end()) return it->second;
+    return memo_[key] = refine(x, u, shared);
+  }
+
+  // Does `x` (a node of `out`) have a single user in the graph being rewritten?
+  bool single_use(const Node* x) const {
+    auto it = uses_.find(x);
+    return it != uses_.end() && it->second == 1;
+  }
+
+ private:
+  const Node* refine(const Node* x, const Shape& u, bool shared) {
+    shared = shared || !single_use(x);
+    Runs runs;
+    if (!runs_in(x->shape, u, runs)) return nullptr;
+    if (leaf_root(x)) {  // a split of a strided view is strided
+      if (view_root(x)->op == Op::Iota || !view_pads(x).empty()) return nullptr;  // (read by index, no strides)
+      const Node* v = out_.reshape(x, u, x->loc);
+      std::vector<int64_t> strides;
+      return view_strides(v, strides) ? v : nullptr;
+    }
+    if (x->op == Op::Reshape) {
+      Runs inner;
+      if (runs_in(x->src[0]->shape, u, inner)) return (*this)(x->src[0], u, shared);
+    }
+    if (x->op == Op::Expand) {  // split the source with ones where it is expanded
+      const Node* s = (*this)(x->src[0], operand_in(x->src[0]->shape, x->shape, runs, u), shared);
+      return s ? out_.expand(s, u, x->loc) : nullptr;
+    }
+    if (is_pointwise(x->op) && x->op != Op::Tri && !shared) {  // (tri reads its row and column)
+      std::vector<const Node*> src;
+      for (const Node* s : x->src) {
+        src.push_back((*this)(s, operand_in(s->shape, x->shape, runs, u)));
+        if (!src.back()) return nullptr;
+      }
+      return out_.make(x->op, x->dtype, u, src, x->attr, x->loc);
+    }
+    const Node* v = out_.reshape(x, u, x->loc);  // only unit dims may change: the value keeps a per-dim map
+    return mixes_dims(v) ? nullptr : v;
+  }
+
+  Graph& out_;
+  const std::unordered_map<const Node*, int>& uses_;
+  std::map<std::tuple<const Node*, Shape, bool>, const Node*> memo_;
+};
+
+// The value `a` that a source reshape mixes dims of, when running in a common refinement pays: a computed
+// pointwise value or reduction (the reshape splits fusion), or a leaf view that no strided view can merge.
+const Node* mixed_source(const Node* s) {
+  if (!mixes_dims(s)) return nullptr;
+  const Node* a = s->src[0];
+  std::vector<int64_t> strides;
+  if (leaf_root(a)) return view_strides(s, strides) || a->op == Op::Pad ? nullptr : a;
+  return is_pointwise(a->op) || op_kind(a->op) == OpKind::Reduce ? a : nullptr;
+}
+
+// f(.., reshape(a), ..) => reshape(f'(..)), f' in the common refinement T of f's shape and every such a's.
+const Node* refine_pointwise(Graph& out, Refiner& refine, const Node* old, const std::vector<const Node*>& src) {
+  Shape t = old->shape;
+  bool any = false;
+  for (const Node* s : src) {
+    const Node* a = mixed_source(s);
+    if (!a) continue;
+    Shape next;
+    if (!common_refinement(t, a->shape, next)) return nullptr;
+    t = next;
+    any = true;
+  }
+  Runs runs;
+  if (!any || !runs_in(old->shape, t, runs)) return nullptr;
+  if (old->op == Op::Tri && t != old->shape) return nullptr;  // (tril/triu read their row and column)
+  std::vector<const Node*> sunk;
+  for (const Node* s : src) {
+    Shape u = operand_in(s->shape, old->shape, runs, t);
+    sunk.push_back(mixed_source(s) ? refine(s->src[0], u, !refine.single_use(s)) : refine(s, u));
+    if (!sunk.back()) return nullptr;
+  }
+  return out.reshape(out.make(old->op, old->dtype, t, sunk, old->attr, old->loc), old->shape, old->loc);
+}
+
+// sum(reshape(a), axes) => reshape(sum(a', axes')) (also prod, max, min: no index is returned).
+const Node* refine_reduction(Graph& out, Refiner& refine, const Node* old, const std::vector<const Node*>& src) {
+  if (old->op != Op::Sum && old->op != Op::Prod && old->op != Op::Max && old->op != Op::Min) return nullptr;
+  const Node* s = src[0];
+  const Node* a = mixed_source(s);
+  Shape t;
+  Runs runs;
+  if (!a || !common_refinement(s->shape, a->shape, t) || !runs_in(s->shape, t, runs)) return nullptr;
+  std::vector<int64_t> axes;
+  for (int64_t k : old->attr.ints) {
+    for (size_t d = runs[k].first; d < runs[k].second; ++d) axes.push_back(static_cast<int64_t>(d));
+  }
+  for (size_t i = 1; i < axes.size(); ++i) {
+    if (axes[i] != axes[i - 1] + 1) return nullptr;  // (decompose splits reductions over non-adjacent dims)
+  }
+  if (axes.empty()) return nullptr;
+  const Node* x = refine(a, t, !refine.single_use(s));
+  if (!x) return nullptr;
+  Shape shape = t;
+  for (int64_t d : axes) shape[d] = 1;
+  Attr attr = old->attr;
+  attr.ints = axes;
+  attr.ints2 = {1};
+  return out.reshape(out.make(old->op, old->dtype, shape, {x}, attr, old->loc), old->shape, old->loc);
+}
+
+// f(reshape(a), reshape(b), c) => reshape(f(a, b, c)) (the first rule of the header), or null.
+const Node* sink_common(Graph& out, const Node* old, const std::vector<const Node*>& src,
+                        PointwiseToOutputs& pointwise_to_outputs) {
+  if (old->op == Op::Tri) return nullptr;  // tril/triu read their row and column: the reshape changes them
+  const Shape* inner = nullptr;
+  std::vector<const Node*> sunk;
+  for (const Node* s : src) {
+    if (s->op == Op::Const && s->shape.empty()) {
+      sunk.push_back(s);
+      continue;
+    }
+    if (s->op != Op::Reshape || s->shape != old->shape) return nullptr;
+    const Node* a = s->src[0];
+    OpKind k = op_kind(a->op);
+    std::vector<int64_t> strides;
+    bool copy_saved = k == OpKind::View && !view_strides(s, strides) && pointwise_to_outputs(old);
+    if ((k == OpKind::Leaf || k == OpKind::View) && !copy_saved) return nullptr;
+    if (inner && a->shape != *inner) return nullptr;
+    inner = &a->shape;
+    sunk.push_back(a);
+  }
+  if (!inner) return nullptr;
+  const Node* n = out.make(old->op, old->dtype, *inner, sunk, old->attr, old->loc);
+  return out.reshape(n, old->shape, old->loc);
+}
+
 }  // namespace
 
 std::unique_ptr<Graph> sink_reshape(const Graph& g) {
   PointwiseToOutputs pointwise_to_outputs(g);
-  return rewrite_graph(g, [&](Graph& out, const Node* old, const std::vector<const Node*>& src) -> const Node* {
-    if (!is_pointwise(old->op)) return rebuild(out, old, src);
-    const Shape* inner = nullptr;
-    std::vector<const Node*> sunk;
-    for (const Node* s : src) {
-      if (s->op == Op::Const && s->shape.empty()) {
-        sunk.push_back(s);
-        continue;
-      }
-      if (s->op != Op::Reshape || s->shape != old->shape) return rebuild(out, old, src);
-      const Node* a = s->src[0];
-      OpKind k = op_kind(a->op);
-      std::vector<int64_t> strides;
-      bool copy_saved = k == OpKind::View && !view_strides(s, strides) && pointwise_to_outputs(old);
-      if ((k == OpKind::Leaf || k == OpKind::View) && !copy_saved) return rebuild(out, old, src);
-      if (inner && a->shape != *inner) return rebuild(out, old, src);
-      inner = &a->shape;
-      sunk.push_back(a);
+  // Live users of each old node (outputs and updates count), carried over to the nodes that replace it.
+  std::vector<char> live = live_nodes(g);
+  std::unordered_map<const Node*, int> old_uses, uses;
+  for (const auto& n : g.nodes()) {
+    if (!live[n->id]) continue;
+    std::set<const Node*> distinct(n->src.begin(), n->src.end());
+    for (const Node* s : distinct) ++old_uses[s];
+  }
+  for (const Node* o : g.outputs) ++old_uses[o];
+  for (const auto& u : g.updates) ++old_uses[u.value];
+  std::unique_ptr<Refiner> refiner;
+  auto sink = [&](Graph& out, const Node* old, const std::vector<const Node*>& src) -> const Node* {
+    if (!refiner) refiner = std::make_unique<Refiner>(out, uses);
+    if (op_kind(old->op) == OpKind::Reduce) {
+      const Node* r = refine_reduction(out, *refiner, old, src);
+      return r ? r : rebuild(out, old, src);
     }
-    if (!inner) return rebuild(out, old, src);
-    const Node* n = out.make(old->op, old->dtype, *inner, sunk, old->attr, old->loc);
-    return out.reshape(n, old->shape, old->loc);
+    if (!is_pointwise(old->op)) return rebuild(out, old, src);
+    if (const Node* n = sink_common(out, old, src, pointwise_to_outputs)) return n;
+    if (const Node* n = refine_pointwise(out, *refiner, old, src)) return n;
+    return rebuild(out, old, src);
+  };
+  return rewrite_graph(g, [&](Graph& out, const Node* old, const std::vector<const Node*>& src) {
+    const Node* n = sink(out, old, src);
+    // The value in the refined shape under a reshape back has the same users.
+    int k = old_uses[old];
+    uses[n] += k;
+    if (n->op == Op::Reshape && old->op != Op::Reshape) uses[n->src[0]] += k;
+    return n;
   });
 }
 

@@ -2,7 +2,10 @@
 // they fuse into the kernel that computes the value (a group norm computed as [N, G, C/G, S] and an
 // activation applied to its [N, C, H, W] view run as one kernel), and a permuted input merged across its permuted
 // dims is not copied before the pointwise ops that read it. After it, no pointwise op reads only
-// reshapes of computed (non-view) values of one shape.
+// reshapes of computed (non-view) values of one shape, and a pointwise op or a sum/prod/max/min reading a
+// reshape that splits or merges dims of a computed pointwise value (or of a permuted input that strides cannot
+// merge) runs in the common refinement of both shapes, wherever its other sources can be split to it without
+// a copy: the value's producer and its consumer share a kernel.
 #pragma once
 
 #include <memory>
