@@ -18,18 +18,18 @@
 
 #include "graph/view.h"
 #include "kernel/lower_kinds.h"
+#include "kernel/row_forms.h"
 
 namespace tz {
 
 namespace {
 
 const int64_t kMaxTile = 16384;  // elements held by one program in the persistent form
-// Rows read more than once (a norm, a softmax) are held whole up to kMaxRowTile elements, on 32 warps past
+// Rows read more than once (a norm, a softmax) are held whole up to kHeldRowMax elements, on 32 warps past
 // kMaxTile: one read instead of three. Measured on the H200 with tests/gpu/tiles_experiment.py (2026-12-04, kernel
 // time, L2 flushed, fraction of the bandwidth floor): layer norm of fp32 [4096, 32768] 0.93 held on 32 warps (0.71
 // on 16, 0.63 on 8) against 0.70 looped three times on the persistent grid; fp16 [8192, 32768] 0.82 against 0.77;
 // fp32 [8192, 16384] held on 16 warps 0.96 (32 warps: 0.85).
-const int64_t kMaxRowTile = 32768;
 const int64_t kRowLaneElems = 8;  // elements of one row a lane reduces, in held rows loaded an element at a time
 const int64_t kLoopChunk = 8192;  // chunk of a looped row (with 16 warps)
 const int64_t kLoopProgramsPerSm = 2;  // persistent grid of looped rows
@@ -45,7 +45,6 @@ const int64_t kDotGroup = 4;  // products a lane adds in fp32 before its fp64 ac
 // persistent grid; 1024 x 262144 0.63 ms, 81% of the bandwidth floor, against 1.04 ms). Shorter rows stay on
 // the persistent grid, whose rows in flight fit in L2: 4096 x 32768 layer norm took 0.52 ms there and 0.55 ms
 // cooperatively (the corpus through tritonize bench, 2026-12-03).
-const int64_t kCoopMinRow = 40000;
 const int64_t kCoopChunk = 4096;
 const int64_t kCoopLongRow = 131072;
 const int64_t kCoopLongChunk = 8192;
@@ -304,7 +303,7 @@ Plan plan_reduction(const Group& g, const ValueEmitter& ve, const std::map<const
       std::all_of(stage.begin(), stage.end(), [](const auto& rs) { return rs.second == 0; });
   int64_t segment = 64;  // columns: BLOCK_I of a 256-byte row segment
   if (p.rows) {
-    p.persistent = next_pow2(p.r) <= (p.one_pass ? kMaxTile : kMaxRowTile);
+    p.persistent = next_pow2(p.r) <= (p.one_pass ? kMaxTile : kHeldRowMax);
     p.block_r = p.persistent ? next_pow2(p.r) : kLoopChunk;
     p.block_m = p.persistent ? std::clamp<int64_t>(4096 / p.block_r, 1, next_pow2(p.m)) : 1;
   } else {
@@ -339,7 +338,7 @@ Plan plan_reduction(const Group& g, const ValueEmitter& ve, const std::map<const
   // Only reductions whose partials combine exactly like the whole (floating sum, max, min) and full-size
   // outputs (stored by the program holding the chunk).
   p.coop =
-      p.rows && !p.persistent && !p.one_pass && p.r >= kCoopMinRow &&
+      p.rows && !p.persistent && !p.one_pass && p.r >= kCoopRowMin &&
       std::all_of(g.outputs.begin(), g.outputs.end(), [&](const Node* o) { return o->shape == g.space; }) &&
       std::all_of(stage.begin(), stage.end(), [](const auto& rs) {
         Op op = rs.first->op;
