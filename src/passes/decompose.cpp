@@ -1,4 +1,5 @@
-// decompose: composite ops -> primitives, and reverse scans written with flips -> reverse scans.
+// decompose: composite ops -> primitives, reverse scans written with flips -> reverse scans, and a reduction of
+// the same reduction -> one reduction over the union of the axes.
 // Each rule is `before => after`.
 #include "passes/decompose.h"
 
@@ -434,6 +435,73 @@ const Node* fold_reverse_scan(Graph& g, const Node* old, const Node* x) {
   return g.flip(x, dims, old->loc);
 }
 
+// A reduction whose only operand is the same reduction over other axes is one reduction over the union of the
+// axes, so the input is read once and the reduction can share a kernel with others over those axes (a sum of x
+// over {1, 2} beside a min of x over {2} then {1}: one read of x instead of two):
+// min(min(x, A, kA), B, kB) => min(x, A u B') [reshaped to the outer result's shape]   (B' = B in x's dims)
+// Exact for max/min (NaN anywhere in the union gives NaN either way) and for integer sums and products
+// (wrapping arithmetic is associative); a float32/float64 sum or product is one accumulation instead of
+// two (no rounding of the intermediate: at least as accurate), and a mean of a mean is the mean of the union
+// exactly (every inner mean averages the same count). 16-bit sums, products and means are left alone: eager
+// rounds (and can overflow) the intermediate in the 16-bit type, which one fp32 accumulation would not.
+// Not merged when the inner reduction has another user (it is computed anyway, and the outer reads its small
+// result), or when x has another reduction over the inner's axes (an argmin beside the min, a sum beside it:
+// the inner reduction shares that kernel's read of x; merged, it would read x again).
+class NestedReductions {
+ public:
+  explicit NestedReductions(const Graph& g) : uses_(g.nodes().size(), 0), readers_(g.nodes().size()) {
+    std::vector<char> live = live_nodes(g);
+    for (const auto& n : g.nodes()) {
+      if (!live[n->id]) continue;
+      for (const Node* s : n->src) {
+        ++uses_[s->id];
+        readers_[s->id].push_back(n.get());
+      }
+    }
+    for (const Node* o : g.outputs) ++uses_[o->id];
+    for (const auto& u : g.updates) ++uses_[u.value->id];
+  }
+
+  const Node* rewrite(Graph& out, const Node* old, const std::vector<const Node*>& src) const {
+    const Node* inner = old->src.empty() ? nullptr : old->src[0];
+    if (!mergeable(old) || inner->op != old->op || !mergeable(inner) || uses_[inner->id] != 1) {
+      return rebuild(out, old, src);
+    }
+    if (is_half(old->dtype) && old->op != Op::Max && old->op != Op::Min) return rebuild(out, old, src);
+    for (const Node* r : readers_[inner->src[0]->id]) {
+      bool reduces = op_kind(r->op) == OpKind::Reduce || r->op == Op::Mean;
+      if (r != inner && reduces && r->attr.ints == inner->attr.ints) return rebuild(out, old, src);
+    }
+    // The inner reduction as rewritten (merged itself when it was the outer one of a chain): reduce(op, x, a).
+    const Node* ni = src[0];
+    if (ni->op != old->op || !mergeable(ni)) return rebuild(out, old, src);
+    const Node* x = ni->src[0];
+    const std::vector<int64_t>& a = ni->attr.ints;
+    // The outer axes in x's dims: without keepdim, the inner result's dims are x's unreduced dims in order.
+    std::vector<int64_t> kept;
+    for (int64_t d = 0; d < x->rank(); ++d) {
+      if (ni->keepdim() || std::find(a.begin(), a.end(), d) == a.end()) kept.push_back(d);
+    }
+    std::vector<int64_t> axes = a;
+    for (int64_t b : old->attr.ints) {
+      if (std::find(axes.begin(), axes.end(), kept[b]) == axes.end()) axes.push_back(kept[b]);
+    }
+    bool keep = ni->keepdim() == old->keepdim() ? old->keepdim() : true;
+    const Node* r = out.reduce(old->op, x, axes, keep, old->loc);
+    if (r->dtype != old->dtype) return rebuild(out, old, src);
+    return r->shape == old->shape ? r : out.reshape(r, old->shape, old->loc);
+  }
+
+ private:
+  static bool mergeable(const Node* n) {
+    bool op = n->op == Op::Sum || n->op == Op::Prod || n->op == Op::Max || n->op == Op::Min || n->op == Op::Mean;
+    return op && n->attr.str.empty() && n->src.size() == 1;
+  }
+
+  std::vector<int> uses_;
+  std::vector<std::vector<const Node*>> readers_;
+};
+
 // The tensors whose normalisation statistics (NormMean, NormVar) leave the normalisation: reach a buffer update
 // (BatchNorm's running statistics) or an output through tensors smaller than the normalised one, so that the
 // kernel computing them has outputs that are not full-size.
@@ -467,7 +535,14 @@ std::set<const Node*> escaping_statistics(const Graph& g) {
 
 }  // namespace
 
-std::unique_ptr<Graph> decompose(const Graph& g) {
+std::unique_ptr<Graph> decompose(const Graph& traced) {
+  // Nested reductions merge first, on the graph as traced (a mean is still a mean there).
+  NestedReductions nested(traced);
+  std::unique_ptr<Graph> merged =
+      rewrite_graph(traced, [&](Graph& out, const Node* old, const std::vector<const Node*>& src) {
+        return nested.rewrite(out, old, src);
+      });
+  const Graph& g = *merged;
   const std::set<const Node*> escaping = escaping_statistics(g);
   return rewrite_graph(g, [&](Graph& out, const Node* old, const std::vector<const Node*>& src) -> const Node* {
     switch (old->op) {
