@@ -9,7 +9,12 @@ Forms (per problem below; every variant is checked against eager first: max exac
               a 16-bit input spans 32 x 8 x stride x 2 bytes (8 lines of 128 B for 64 useful bytes).
   nanmax    - flat with tl.maximum(acc, v, propagate_nan=ALL) (one max.NaN instruction; what tritonize emits now).
               "(now)" marks the variant that is tritonize's output after this session's commits.
-  lanes1    - nanmax with one output per thread (BLOCK = 32 x warps): a warp's tap load spans 32 x stride x 2 B.
+  lanes1    - nanmax with one output per thread (BLOCK = 32 x warps; 4, 16 and 32 warps): a warp's tap load spans
+              32 x stride x element bytes. Model to test: a warp load costs the L1 about one cycle per 4 sectors it
+              touches; with 8 outputs a thread (flat, windows <= 4) a tap load touches 32 sectors for 64 (16-bit) or
+              128 (fp32) useful bytes. It predicts pool_max1d_dilated_ceil_fp16 at 1.5 ms (measured 1.67), pool_avg1d_pad
+              0.51 (0.66), pool_max3d_module 0.75 (0.96), pool_avg3d_module 0.75 (0.90); lanes1 about 4x less.
+  lanes2    - two outputs a thread.
   rows      - a [BR, BW] tile: rows = every output dim but the last, flattened (indices per row, not per output),
               BW outputs along the last; the tile's pointer at o * stride (aligned) and each tap a constant offset
               (folded into the load; taps at a multiple of 8 16-bit elements load 16-byte vectors); masks per row
@@ -541,8 +546,8 @@ def standard(spec, avg, div, rows_tiles, lanes_warps=4, lanes2=False):
     v = [flat_variant(f"flat {block} w{warps} (before)", spec, avg, div, block, warps, 0)]
     if avg == 0:
         v.append(flat_variant(f"nanmax {block} w{warps} (now)", spec, avg, div, block, warps, 1))
-    v.append(flat_variant(f"lanes1 {32 * lanes_warps} w{lanes_warps}", spec, avg, div, 32 * lanes_warps,
-                          lanes_warps, 1))
+    for w in ((lanes_warps, 16, 32) if lanes2 else (lanes_warps, 16)):  # one output a thread, small and big CTAs
+        v.append(flat_variant(f"lanes1 {32 * w} w{w}", spec, avg, div, 32 * w, w, 1))
     if lanes2:
         v.append(flat_variant(f"lanes2 {64 * lanes_warps} w{lanes_warps}", spec, avg, div, 64 * lanes_warps,
                               lanes_warps, 1))
@@ -601,6 +606,20 @@ def problems():
     v = standard(spec, 0, 1, [(1, 1024, 4)] if not DRY else [(2, 32, 4)], lanes2=True)
     P["max1d_dilated_ceil_fp16"] = ((n, c, w), torch.float16,
                                     lambda x: [F.max_pool1d(x, 3, 2, 1, dilation=2, ceil_mode=True)], v)
+
+    # fp32 pools whose flat tile holds 8 (pool_avg1d_pad) or 2 (pool_max3d_module) outputs a thread: checks of the
+    # L1 model (a warp's tap load spans 32 x outputs a thread x stride x 4 bytes; 32 sectors for pool_avg1d_pad)
+    def floor_out(size, k, s, p):
+        return (size + 2 * p - k) // s + 1
+    n, c, w = (2, 3, 71) if DRY else (64, 256, 16385)
+    spec = [(w, floor_out(w, 4, 2, 1), 4, 2, 1, 1)]
+    v = standard(spec, 1, 4, [], lanes2=True)
+    P["avg1d_pad_fp32"] = ((n, c, w), torch.float32, lambda x: [F.avg_pool1d(x, 4, 2, 1)], v)
+    n, c, d, h, w = (2, 2, 8, 9, 12) if DRY else (16, 32, 96, 96, 97)
+    spec = [(d, floor_out(d, 3, 2, 1), 3, 2, 1, 1), (h, floor_out(h, 3, 2, 1), 3, 2, 1, 1),
+            (w, floor_out(w, 3, 2, 1), 3, 2, 1, 1)]
+    v = standard(spec, 0, 1, [])
+    P["max3d_module_fp32"] = ((n, c, d, h, w), torch.float32, lambda x: [F.max_pool3d(x, 3, 2, 1)], v)
 
     # pool_avg1d_ceil_pad_modes_bf16: AvgPool1d(3, 2, 1, ceil) and avg_pool1d(5, 1, 2, exclude pad) of one bf16 x
     n, c, w = (2, 3, 70) if DRY else (128, 384, 16382)
