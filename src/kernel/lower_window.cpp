@@ -5,9 +5,10 @@
 // Windows along a contiguous last dim that tile it (kernel = stride = 2, 4, 8) or are long (16 or more) put
 // that dim's offsets on a second tile axis instead ([BLOCK, LANES]), reduced at the end. The kept (batch,
 // channel) dims merge when the input's strides allow and give one base offset per output; pointwise consumers
-// of the pooled value run after the loop, before the store. A channels-last input pooled as NCHW gets a 2-D
-// [BLOCK_T, BLOCK_I] tile over its contiguous kept run and the output's innermost run instead, so that the
-// window loads are coalesced along the channels and the stores along the output rows.
+// of the pooled value run after the loop, before the store. An input contiguous along another dim than the last
+// pooled one (a channels-last input pooled as NCHW, a transposed plane) gets a 2-D [BLOCK_T, BLOCK_I] tile over
+// that run and the output's innermost run instead, so that the window loads are coalesced along it and the stores
+// along the output rows.
 #include <algorithm>
 #include <limits>
 
@@ -135,18 +136,21 @@ void lower_window(KernelJob& job) {
     block_h = std::min(next_pow2(win[dims - 2].kernel), std::max<int64_t>(1, 4096 / row_block));
   }
 
-  // A channels-last input pooled as NCHW (contiguous along a kept dim, not along the last pooled one): a 1-D
-  // tile would walk either the loads or the stores with a stride. A 2-D [BLOCK_T, BLOCK_I] tile over that kept
-  // run and the innermost output run keeps both coalesced (loads along axis 0, stores along axis 1; Triton
-  // converts between the two layouts through shared memory), as pointwise transposes do.
+  // An input contiguous along another dim than the last pooled one: a kept dim (a channels-last input pooled as
+  // NCHW) or a pooled one (x.transpose(2, 3) pooled in 2-D). A 1-D tile would walk either the loads or the stores
+  // with a stride. A 2-D [BLOCK_T, BLOCK_I] tile over that run and the innermost output run keeps both coalesced
+  // (loads along axis 0, stores along axis 1; Triton converts between the two layouts through shared memory), as
+  // pointwise transposes do. Along a pooled dim the loads step by its stride: a warp's tap load of
+  // pool_max2d_dilated_ceil_transposed (stride 2, fp32) spans 256 bytes, where the flat tile's lanes walked the
+  // output's last dim, 1530 floats apart in memory, and each lane read its own 32-byte sector (32 a load).
   int innermost = -1;
   for (int d = 0; d < rank; ++d) {
     if (ve.rep()[d] == d) innermost = d;
   }
   int across = -1;
   if (!rows_form && src_strides[rank - 1] != 1 && innermost >= lead && ve.run_size(innermost) >= 16) {
-    for (int d = lead - 1; d >= 0 && across < 0; --d) {
-      if (ve.rep()[d] == d && src_strides[d] == 1 && ve.run_size(d) >= 16) across = d;
+    for (int d = rank - 2; d >= 0 && across < 0; --d) {
+      if (d != innermost && ve.rep()[d] == d && src_strides[d] == 1 && ve.run_size(d) >= 16) across = d;
     }
   }
 
@@ -229,7 +233,8 @@ void lower_window(KernelJob& job) {
     const TExpr* ti = nt == 1 ? b.arange(bt_param) : b.add(b.mul(tile_t, bt_param), b.arange(bt_param));
     const TExpr* ii =
         ni == 1 ? b.arange(bi_param) : b.add(b.mul(b.op(TOp::Mod, {pid, b.i(ni)}), bi_param), b.arange(bi_param));
-    std::string t_name = "i" + std::to_string(across);
+    std::string t_name = across >= lead ? "o" + std::string(kLetters[3 - dims + across - lead])
+                                        : "i" + std::to_string(across);
     std::string i_name = "o" + std::string(kLetters[3 - dims + innermost - lead]);
     body.push_back(TileBuilder::assign(t_name, b.expand(ti, ":, None")));
     body.push_back(TileBuilder::assign(i_name, b.expand(ii, "None, :")));
@@ -353,6 +358,10 @@ void lower_window(KernelJob& job) {
   // The window loop is emitted once, for whichever output asks first: it computes the values (returned) and,
   // with `indices`, the argmax (into `argmax`).
   const TExpr* argmax = nullptr;
+  // A max without indices: tl.maximum(acc, v, propagate_nan=ALL), the same values as PyTorch's rule (the largest,
+  // NaN if any) in one max.NaN instruction instead of a compare, a NaN test and a select (PTX for sm_90a:
+  // pool_max2d_same_bf16's flat tile 99.5 -> 70 instructions an output; tests/gpu/pools_experiment.py).
+  auto nan_max = [&](const TExpr* a, const TExpr* v) { return b.op(TOp::NanMaximum, {a, v}); };
   // The row form (see rows_form): loops over the leading pooled dims' window offsets but the one before the last,
   // whose window rows are the tile's axis 0 (in chunks of BLOCK_H), the input row on axis 1.
   auto emit_rows = [&]() -> const TExpr* {
@@ -450,14 +459,14 @@ void lower_window(KernelJob& job) {
     cur->push_back(TileBuilder::assign("v", b.cast(v, f32)));
     const TExpr* v_var = b.var("v");
     const TExpr* idx_v = b.var("idx");
-    if (max) {
+    if (max && !indices) {
+      cur->push_back(TileBuilder::assign(acc, nan_max(acc_v, v_var)));
+    } else if (max) {
       // PyTorch's rule: a larger value or a NaN replaces the maximum (padding loads -inf and never does).
       const TExpr* take = b.op(TOp::Or, {b.op(TOp::Gt, {v_var, acc_v}), b.op(TOp::Ne, {v_var, v_var})});
-      if (indices) {
-        cur->push_back(TileBuilder::assign("take", take));
-        take = b.var("take");
-        cur->push_back(TileBuilder::assign("idx", b.op(TOp::Where, {take, flat(pos), idx_v})));
-      }
+      cur->push_back(TileBuilder::assign("take", take));
+      take = b.var("take");
+      cur->push_back(TileBuilder::assign("idx", b.op(TOp::Where, {take, flat(pos), idx_v})));
       cur->push_back(TileBuilder::assign(acc, b.op(TOp::Where, {take, v_var, acc_v})));
     } else {
       cur->push_back(TileBuilder::assign(acc, b.add(acc_v, v_var)));
@@ -644,20 +653,20 @@ void lower_window(KernelJob& job) {
     cur->push_back(TileBuilder::assign("v", b.cast(v, f32)));
     const TExpr* acc_v = b.var(acc);
     const TExpr* v_var = b.var("v");
-    if (max) {
+    if (max && !indices) {
+      cur->push_back(TileBuilder::assign(acc, nan_max(acc_v, v_var)));
+    } else if (max) {
       // PyTorch's rule: a larger value or a NaN replaces the maximum (so NaN propagates, as in eager).
       const TExpr* take = b.op(TOp::Or, {b.op(TOp::Gt, {v_var, acc_v}), b.op(TOp::Ne, {v_var, v_var})});
-      if (indices) {
-        const TExpr* idx_v = b.var("idx");
-        take = b.band(mask, take);
-        const TExpr* flat = b.var(std::string(kLetters[3 - dims]) + "_in");
-        for (int j = 1; j < dims; ++j) {
-          flat = b.add(b.mul(flat, b.i(win[j].size)), b.var(std::string(kLetters[3 - dims + j]) + "_in"));
-        }
-        cur->push_back(TileBuilder::assign("take", take));
-        take = b.var("take");
-        cur->push_back(TileBuilder::assign("idx", b.op(TOp::Where, {take, flat, idx_v})));
+      const TExpr* idx_v = b.var("idx");
+      take = b.band(mask, take);
+      const TExpr* flat = b.var(std::string(kLetters[3 - dims]) + "_in");
+      for (int j = 1; j < dims; ++j) {
+        flat = b.add(b.mul(flat, b.i(win[j].size)), b.var(std::string(kLetters[3 - dims + j]) + "_in"));
       }
+      cur->push_back(TileBuilder::assign("take", take));
+      take = b.var("take");
+      cur->push_back(TileBuilder::assign("idx", b.op(TOp::Where, {take, flat, idx_v})));
       cur->push_back(TileBuilder::assign(acc, b.op(TOp::Where, {take, v_var, acc_v})));
     } else {
       cur->push_back(TileBuilder::assign(acc, b.add(acc_v, v_var)));
