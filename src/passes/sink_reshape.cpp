@@ -6,6 +6,7 @@
 // outputs: that reshape would need a copy kernel; sunk, f reads the view by strides and the result, contiguous,
 // is reshaped for free. Where a reduction or a broadcast follows, the sunk values would be materialized for it
 // (more bytes than the copy of the input), so the reshape stays. Other views of leaves keep their reshape.
+// f is never tril/triu, whose values depend on the row and column of f's own shape.
 #include "passes/sink_reshape.h"
 
 #include <unordered_map>
@@ -43,7 +44,8 @@ class PointwiseToOutputs {
 std::unique_ptr<Graph> sink_reshape(const Graph& g) {
   PointwiseToOutputs pointwise_to_outputs(g);
   return rewrite_graph(g, [&](Graph& out, const Node* old, const std::vector<const Node*>& src) -> const Node* {
-    if (!is_pointwise(old->op)) return rebuild(out, old, src);
+    // (tril/triu read their row and column: computed in another shape they keep other elements)
+    if (!is_pointwise(old->op) || old->op == Op::Tri) return rebuild(out, old, src);
     const Shape* inner = nullptr;
     std::vector<const Node*> sunk;
     for (const Node* s : src) {
