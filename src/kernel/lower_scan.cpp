@@ -112,6 +112,15 @@ const char* round_name(DType t) {
   }
 }
 
+// The largest magnitude an integer value can take, known from dtypes alone (-1: unknown): a bool is 0 or 1, and so
+// is a cast of one, or a view.
+int64_t int_magnitude(const Node* x) {
+  if (x->dtype == DType::Bool) return 1;
+  if (is_floating(x->dtype)) return -1;
+  if (x->op == Op::Cast || op_kind(x->op) == OpKind::View) return int_magnitude(x->src[0]);
+  return -1;
+}
+
 }  // namespace
 
 void lower_scan(KernelJob& job) {
@@ -284,32 +293,76 @@ void lower_scan(KernelJob& job) {
   const bool backwards = p.order == Order::AtenRows && reverse;
   const bool tile_reversed = reverse && p.order != Order::AtenColumns;  // the tile's last column scans first
   const TExpr* local = b.expand(b.arange(block_r), along);
+  // Column tiles load a value that varies along the scanned dim alone (a [T, 1] row factor: a padding mask over
+  // the features) as a 1-D [BLOCK_R] tile expanded to [BLOCK_R, 1] (ValueEmitter::Line). Loaded as [BLOCK_R, 1],
+  // Triton laid it out along its contiguous rows, across the lanes, and that layout spread to the whole tile: each
+  // row of the fold became a shuffle reduction. cumsum(x * mask.unsqueeze(-1), dim=1) over fp32 [64, 2047, 4096]
+  // ran 338 ms on the H200, eager 3.5 ms (scripts/ptx_census.py: 54,227 PTX instructions a thread); with the 1-D
+  // load the tile keeps the fold's layout (a column per lane, the chunk in-thread: 953 instructions, the mask
+  // passed to it through 32 bytes of shared memory), and the product no longer needs a kernel of its own.
+  bool line_loads = false;
+  if (!p.rows) {
+    for (size_t k = 0; k < accesses.size(); ++k) {
+      bool store = k < ve.access_is_store().size() && ve.access_is_store()[k];
+      if (store || accesses[k][axis] == 0) continue;
+      bool alone = true;
+      for (int d : p.inner) alone = alone && accesses[k][d] == 0;
+      line_loads = line_loads || alone;
+    }
+  }
   // `suffix` names the chunk's index and mask (the tiles of one loop step: "", "1", "2", ...).
   auto setup_chunk = [&](const TExpr* start, std::vector<TStmt>& out, const std::string& suffix) {
-    const TExpr* q = start ? b.add(start, local) : local;
-    bool flipped = aten && reverse;
-    const TExpr* r = q;
-    if (backwards) {
-      // Scan positions start .. start + BLOCK_R - 1 are indices R - BLOCK_R - start .. R - 1 - start.
-      const TExpr* first = b.op(TOp::Sub, {R, block_r});
-      r = b.add(start ? b.op(TOp::Sub, {first, start}) : first, local);
-    } else if (flipped) {
-      r = b.op(TOp::Sub, {b.op(TOp::Sub, {R, b.i(1)}), q});
-    }
-    out.push_back(TileBuilder::assign("r" + suffix, r));
-    r = b.var("r" + suffix);
+    const bool flipped = aten && reverse;
+    // The scanned index at the positions `at` (a tile of the chunk's local positions) and its range test.
+    auto scan_index = [&](const TExpr* at) {
+      const TExpr* q = start ? b.add(start, at) : at;
+      if (backwards) {
+        // Scan positions start .. start + BLOCK_R - 1 are indices R - BLOCK_R - start .. R - 1 - start.
+        const TExpr* first = b.op(TOp::Sub, {R, block_r});
+        return b.add(start ? b.op(TOp::Sub, {first, start}) : first, at);
+      }
+      return flipped ? b.op(TOp::Sub, {b.op(TOp::Sub, {R, b.i(1)}), q}) : q;
+    };
+    // A reverse walk starts at the end, so its one partial chunk is the last, at the front of the row. (With
+    // several chunks a step, the last step's chunks past the row's end are masked whole.)
+    const bool partial = p.r % (p.block_r * p.chunks) != 0;
+    auto in_row = [&](const TExpr* r) {
+      return (start && reverse) || flipped ? b.op(TOp::Ge, {r, b.i(0)}) : b.lt(r, R);
+    };
+    out.push_back(TileBuilder::assign("r" + suffix, scan_index(local)));
+    const TExpr* r = b.var("r" + suffix);
     ve.axis_mask[scan_axis] = nullptr;
-    if (p.r % (p.block_r * p.chunks) != 0) {
-      // A reverse walk starts at the end, so its one partial chunk is the last, at the front of the row. (With
-      // several chunks a step, the last step's chunks past the row's end are masked whole.)
-      const TExpr* in_row = (start && reverse) || flipped ? b.op(TOp::Ge, {r, b.i(0)}) : b.lt(r, R);
-      out.push_back(TileBuilder::assign("r_mask" + suffix, in_row));
+    if (partial) {
+      out.push_back(TileBuilder::assign("r_mask" + suffix, in_row(r)));
       ve.axis_mask[scan_axis] = b.var("r_mask" + suffix);
     }
     ve.index[axis] = r;
     ve.axis_of[axis] = scan_axis;
+    if (line_loads) {
+      out.push_back(TileBuilder::assign("r_line" + suffix, scan_index(b.arange(block_r))));
+      ve.line = {axis, b.var("r_line" + suffix), nullptr, along};
+      if (partial) {
+        out.push_back(TileBuilder::assign("r_line_mask" + suffix, in_row(b.var("r_line" + suffix))));
+        ve.line.mask = b.var("r_line_mask" + suffix);
+      }
+    }
   };
 
+  // An integer scan in tl.cumsum's order accumulates in int32 where every partial result provably fits (each is a
+  // sum or product of a run of inputs): a cumsum of R values of magnitude at most m with R * m < 2^31, a cumprod of
+  // values of magnitude at most 1; it is widened to the scan's int64 after. A bool mask's positions (cumsum over
+  // [65536, 4095], scripts/ptx_census.py): 1429 PTX instructions a thread in int64 (each add two instructions, each
+  // shuffle two, 102 registers), 821 in int32 (85 registers). (The input's dtype is the traced one: an input traced
+  // as bool must be bool at run time, as for the other integer semantics baked into the kernels.)
+  auto accumulator = [&](const Node* scan) {
+    if (is_floating(scan->dtype) || p.order != Order::Tree) return scan->dtype;
+    int64_t m = int_magnitude(scan->src[0]);
+    bool fits = m >= 0 && (scan->op == Op::Cumsum ? m * p.r <= INT32_MAX : m <= 1);
+    return fits ? DType::Int32 : scan->dtype;
+  };
+  auto widened = [&](const Node* scan, const TExpr* v) {
+    return accumulator(scan) != scan->dtype ? b.cast(v, scan->dtype) : v;
+  };
   auto neutral_of = [&](const Node* scan) -> const TExpr* {
     bool fp = is_floating(scan->dtype);
     if (scan->op == Op::Cumsum) return fp ? b.f(0.0) : b.i(0);
@@ -321,7 +374,7 @@ void lower_scan(KernelJob& job) {
     const Node* x = scan->src[0];
     const TExpr* v = ve.value(x, group_map(g, x));
     bool fp = is_floating(x->dtype);
-    if (!fp) v = b.cast(v, DType::Int64);
+    if (!fp) v = b.cast(v, accumulator(scan));
     if (aten && fp && op_kind(x->op) != OpKind::Leaf) v = round_to(b, v, scan->dtype);
     const TExpr* mask = b.band(ve.axis_mask[0], ve.axis_mask[1]);
     if (mask) v = b.op(TOp::Where, {mask, v, neutral_of(scan)});
@@ -379,7 +432,7 @@ void lower_scan(KernelJob& job) {
     setup_chunk(nullptr, body, "");
     ve.on_reduce = [&](const Node* scan) -> const TExpr* {
       if (!aten || !is_floating(scan->dtype)) {
-        return b.scan(tile_op(scan), scan_input(scan), scan_axis, tile_reversed);
+        return widened(scan, b.scan(tile_op(scan), scan_input(scan), scan_axis, tile_reversed));
       }
       return aten_tile(scan, scan_input(scan));
     };
@@ -392,7 +445,7 @@ void lower_scan(KernelJob& job) {
       bool fp = is_floating(n->dtype);
       std::string name = ve.fresh(p.order == Order::AtenColumns ? "acc" : "carry");
       std::string shape = gather_carry(n) ? "[BLOCK_M, BLOCK_R]" : carry_shape;
-      body.push_back(TileBuilder::assign(name, b.full(shape, neutral_of(n), fp ? DType::Float32 : DType::Int64)));
+      body.push_back(TileBuilder::assign(name, b.full(shape, neutral_of(n), fp ? DType::Float32 : accumulator(n))));
       carry[n] = name;
     }
     TStmt loop{TStmtKind::For};
@@ -459,7 +512,7 @@ void lower_scan(KernelJob& job) {
         const TExpr* last = b.op(TOp::Where, {edge, b.var(name), zero});
         loop.body.push_back(TileBuilder::assign(carry.at(scan), b.reduce(TOp::Sum, last, scan_axis)));
       }
-      return b.var(name);
+      return widened(scan, b.var(name));
     };
     if (p.chunks == 1) {
       store_outputs();

@@ -324,11 +324,26 @@ const TExpr* ValueEmitter::compute(const Node* n, const std::vector<int>& map) {
   if (reads_memory(n)) {
     std::vector<int64_t> strides = access_strides(n, map);
     const TExpr* ptr = b_.var(buffers_.pointer(root));
-    const TExpr* off = offset(strides);
     int64_t base = 0;
     std::vector<int64_t> ignored;
     TZ_ASSERT(view_layout(n, ignored, base), "a view that needs a copy reached a kernel");
-    if (aligned_load(strides, base) && !inside) {
+    // (a load along `line.dim` and program scalars only: see Line)
+    bool line_load = line.dim >= 0 && !inside && strides[static_cast<size_t>(line.dim)] != 0;
+    for (size_t d = 0; d < strides.size() && line_load; ++d) {
+      if (static_cast<int>(d) != line.dim && rep_[d] == static_cast<int>(d) && strides[d] != 0 && axis_of[d] >= 0) {
+        line_load = false;
+      }
+    }
+    const TExpr* off;
+    if (line_load) {
+      const TExpr* tile_index = index[static_cast<size_t>(line.dim)];
+      index[static_cast<size_t>(line.dim)] = line.index;
+      off = offset(strides);
+      index[static_cast<size_t>(line.dim)] = tile_index;
+    } else {
+      off = offset(strides);
+    }
+    if (!line_load && aligned_load(strides, base) && !inside) {
       off = aligned_offset(strides);
       base = 0;
     }
@@ -339,8 +354,9 @@ const TExpr* ValueEmitter::compute(const Node* n, const std::vector<int>& map) {
     // block mask on a scalar pointer is an error in Triton.
     const TExpr* select = off && off->op != TOp::Int ? nullptr : inside;
     if (select) inside = nullptr;
-    const TExpr* mask = b_.band(mask_for(strides), inside);
+    const TExpr* mask = line_load ? line.mask : b_.band(mask_for(strides), inside);
     const TExpr* v = b_.load(ptr, mask, inside ? zero : nullptr);
+    if (line_load) v = b_.expand(v, line.expand);
     // Floats compute in float32 whatever the tensor's type at run time (ModelNew may be cast to half).
     if (is_floating(root->dtype)) v = b_.cast(v, DType::Float32);
     if (select) v = b_.op(TOp::Where, {select, v, zero});

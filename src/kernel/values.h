@@ -73,6 +73,18 @@ class ValueEmitter {
     std::vector<const TExpr*> row;  // per kernel dim: the row's index as a scalar (the hinted start is scalar)
   };
   AlignedRun aligned;
+  // A load that walks kernel dim `dim` alone (every other dim it walks is a scalar index of the program) is made
+  // 1-D: its offset takes `index` (dim's index as a 1-D tile) and `mask`, and the loaded value is expanded by
+  // `expand` (":, None") back to the kernel's tile. The kind sets it where a 2-D load of that shape would pick the
+  // kernel's layout: Triton lays a [BLOCK_R, 1] load out along its contiguous dim, and that layout spread to the
+  // tile it multiplies (lower_scan.cpp, column scans); a 1-D load's layout stops at its expand, converted there.
+  struct Line {
+    int dim = -1;
+    const TExpr* index = nullptr;
+    const TExpr* mask = nullptr;
+    std::string expand;
+  };
+  Line line;
   // Reductions and scans are the kind's business: returns the value of a Reduce or Scan node.
   std::function<const TExpr*(const Node*)> on_reduce;
   // Likewise pooling: the window kind loads the input at window offsets and returns the pooled value.

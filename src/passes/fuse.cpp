@@ -421,12 +421,11 @@ class Fuser {
     int gid = group_of(x);
     bool joined = false;
     std::vector<int64_t> axes = {n->attr.ints[0]};
-    const bool factor = gid >= 0 && s_.groups[gid].kind == GroupKind::Pointwise && row_factor(gid, n);
     if (gid >= 0 && x == view_root(x) && !s_.groups[gid].writes_cat(x)) {
       Group& grp = s_.groups[gid];
       if (grp.space == x->shape && grp.kind == GroupKind::Scan && grp.axes == axes) {
         joined = scan_direction(gid) == n->attr.ints[1];
-      } else if (grp.space == x->shape && grp.kind == GroupKind::Pointwise && !factor) {
+      } else if (grp.space == x->shape && grp.kind == GroupKind::Pointwise) {
         grp.kind = GroupKind::Scan;  // tentatively, as for reductions
         grp.axes = axes;
         joined = all_readable(gid);
@@ -438,38 +437,7 @@ class Fuser {
     }
     if (!joined) gid = new_group(GroupKind::Scan, x->shape, axes);
     add(gid, n);
-    read_from_memory(gid, x, /*may_recompute=*/!factor);
-  }
-
-  // A floating scan along a dim that is not the last (kernel/lower_scan.cpp's ATen column order) folds each chunk
-  // row by row. A value in the pointwise kernel it would join that is broadcast along every dim after the scanned
-  // one but varies along it (a [T, 1] row factor: a padding mask over the features) makes Triton lay the whole tile
-  // out rows-across-lanes (the factor's load coalesces along the rows), and each row of the fold becomes a shuffle
-  // reduction: cumsum(x * mask.unsqueeze(-1), dim=1) over fp32 [64, 2047, 4096] ran 338 ms on the H200, eager
-  // 3.5 ms (scripts/ptx_census.py: 54,227 PTX instructions a thread, 733 for the same scan without the factor).
-  // Such a kernel stays pointwise (and is not recomputed inside the scan); the scan reads its result.
-  bool row_factor(int gid, const Node* scan) const {
-    const Group& grp = s_.groups[gid];
-    const int axis = static_cast<int>(scan->attr.ints[0]), rank = static_cast<int>(grp.space.size());
-    if (!is_floating(scan->dtype) || axis == rank - 1 || grp.space[static_cast<size_t>(axis)] == 1) return false;
-    bool inner = false;
-    for (int d = axis + 1; d < rank; ++d) inner = inner || grp.space[static_cast<size_t>(d)] > 1;
-    if (!inner) return false;
-    for (const Node* m : grp.nodes) {
-      std::vector<int> map;
-      if (!natural_map(grp, m->shape, map)) continue;
-      for (const Node* src : m->src) {
-        std::vector<int> at = broadcast_map(src->shape, m->shape, map);
-        bool along_axis = false, along_inner = false;
-        for (size_t j = 0; j < at.size(); ++j) {
-          if (src->shape[j] == 1 || at[j] < 0) continue;
-          along_axis = along_axis || at[j] == axis;
-          along_inner = along_inner || at[j] > axis;
-        }
-        if (along_axis && !along_inner) return true;
-      }
-    }
-    return false;
+    read_from_memory(gid, x);
   }
 
   // The direction of the scans already in a scan kernel (they all share one).

@@ -249,6 +249,35 @@ TEST(Fuse, MaskedCumsumIsOneScanKernel) {
   EXPECT_NE(text.find("_aten_scan_tile("), std::string::npos) << text;  // ATen's row order
 }
 
+TEST(Fuse, ColumnScanOfARowFactorProductIsOneKernel) {
+  // cumsum(x * mask.unsqueeze(-1), dim=1): the mask varies along the scanned dim alone; it is loaded as a 1-D tile
+  // and expanded (a [BLOCK_R, 1] load gave the whole tile its layout: lower_scan.cpp).
+  Built b;
+  const Node* x = b.in("x", {3, 41, 131});
+  const Node* m = b.in("mask", {3, 41, 1}, DType::Bool);
+  b.g->outputs = {b.g->scan(Op::Cumsum, b.g->binary(Op::Mul, x, m), 1, false)};
+  Schedule s = fuse(decompose(*b.g));
+  ASSERT_EQ(s.groups.size(), 1u);
+  EXPECT_EQ(s.groups[0].kind, GroupKind::Scan);
+  std::string text = lower_to_text(s, {"x", "mask"});
+  EXPECT_NE(text.find("r_line = r0 + tl.arange(0, BLOCK_R)\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("mask=r_line_mask)[:, None]"), std::string::npos) << text;
+}
+
+TEST(Lower, BoolScansAccumulateInInt32WhereExact) {
+  // A cumsum of R values in {0, 1} fits int32 for R < 2^31; int64 values are not bounded by their type.
+  Built b, c;
+  b.g->outputs = {b.g->scan(Op::Cumsum, b.in("m", {7, 1031}, DType::Bool), 1, false)};
+  Schedule sb = fuse(decompose(*b.g));
+  std::string bools = lower_to_text(sb, {"m"});
+  EXPECT_NE(bools.find("m.to(tl.int32), 0), axis=1).to(tl.int64)"), std::string::npos)
+      << bools;
+  c.g->outputs = {c.g->scan(Op::Cumsum, c.in("n", {7, 1031}, DType::Int64), 1, false)};
+  Schedule sc = fuse(decompose(*c.g));
+  std::string ints = lower_to_text(sc, {"n"});
+  EXPECT_EQ(ints.find("tl.int32"), std::string::npos) << ints;
+}
+
 TEST(Lower, WholeTensorAndIntegerScansKeepTreeOrder) {
   // One non-unit dim: CUB's look-back order in eager, not reproducible; integers: exact in any order.
   Built b;
