@@ -256,7 +256,7 @@ const TExpr* ValueEmitter::value(const Node* n, const std::vector<int>& map) {
       name = buffers_.pointer(root);
       name = fresh(name.substr(0, name.size() - 4));  // "x_ptr" -> "x"
     } else {
-      name = fresh(value_name(n->op));
+      name = fresh(picks.count(n) ? "picked" : value_name(n->op));
     }
     out->push_back(TileBuilder::assign(name, v));
     v = b_.var(name);
@@ -367,6 +367,7 @@ const TExpr* ValueEmitter::compute(const Node* n, const std::vector<int>& map) {
     TZ_ASSERT(view_source_map(n, map, src_map), "fusion let through an unmappable view");
     return value(n->src[0], src_map);
   }
+  if (auto it = picks.find(n); it != picks.end()) return rounded_like_eager(n, picked(it->second));
   if (op_kind(n->op) == OpKind::Reduce || op_kind(n->op) == OpKind::Scan) {
     TZ_ASSERT(static_cast<bool>(on_reduce), "reduction or scan in a kernel of another kind");
     return rounded_like_eager(n, on_reduce(n));
@@ -385,6 +386,147 @@ const TExpr* ValueEmitter::compute(const Node* n, const std::vector<int>& map) {
     return b_.op(TOp::Where, {keep, args[0], is_floating(n->dtype) ? b_.f(0.0) : b_.i(0)});
   }
   return rounded_like_eager(n, pointwise(n, std::move(args)));
+}
+
+std::vector<int> ValueEmitter::space_map() const {
+  std::vector<int> map(g_.space.size());
+  for (size_t d = 0; d < map.size(); ++d) map[d] = g_.space[d] == 1 ? -1 : static_cast<int>(d);
+  return map;
+}
+
+// sum(where(iota == t, v, 0)) over kernel dim `dim` (or t == iota), t an integer constant along `dim`:
+// cross entropy's x[target] - max and weight[target] (trace/losses.cpp).
+bool ValueEmitter::match_pick(const Node* red, Pick& pick) const {
+  if (red->op != Op::Sum || red->attr.ints.size() != 1 || red->attr.ints != g_.axes || !is_floating(red->dtype)) {
+    return false;
+  }
+  const Node* sel = red->src[0];
+  if (sel->op != Op::Where || sel->shape != g_.space || sel->src[0]->op != Op::Eq) return false;
+  const Node* zero = view_root(sel->src[2]);
+  if (zero->op != Op::Const || zero->attr.f != 0.0) return false;
+  const int dim = static_cast<int>(red->attr.ints[0]);
+  if (rep_[static_cast<size_t>(dim)] != dim) return false;  // (a dim of its own: the iota pins it)
+  const Node* eq = sel->src[0];
+  const std::vector<int> full = space_map();
+  const std::vector<int> eq_map = broadcast_map(eq->shape, sel->shape, full);
+  for (int side = 0; side < 2; ++side) {
+    const Node* iota = eq->src[static_cast<size_t>(side)];
+    const Node* at = eq->src[static_cast<size_t>(1 - side)];
+    bool index_only = true;  // the iota itself through reshapes and broadcasts (no view that moves indices)
+    for (const Node* v = iota; op_kind(v->op) == OpKind::View; v = v->src[0]) {
+      index_only = index_only && (v->op == Op::Reshape || v->op == Op::Expand);
+    }
+    if (!index_only || view_root(iota)->op != Op::Iota || is_floating(at->dtype) || at->dtype == DType::Bool) continue;
+    std::vector<int> iota_map = broadcast_map(iota->shape, eq->shape, eq_map);
+    std::vector<int> at_map = broadcast_map(at->shape, eq->shape, eq_map);
+    if (!varies_along(iota, iota_map, {dim}) || varies_along(at, at_map, {dim})) continue;
+    std::vector<int> value_map = broadcast_map(sel->src[1]->shape, sel->shape, full);
+    if (!pickable(sel->src[1], value_map, dim)) return false;
+    pick = Pick{sel->src[1], at, dim, value_map, at_map};
+    return true;
+  }
+  return false;
+}
+
+// Can `n` be computed at one index along `dim`: pointwise over loads (no pads) and values constant along `dim`?
+bool ValueEmitter::pickable(const Node* n, const std::vector<int>& map, int dim) const {
+  if (!varies_along(n, map, {dim})) return true;
+  if (!view_pads(n).empty()) return false;
+  const Node* root = view_root(n);
+  if (root->op == Op::Iota && n == root) return true;
+  if (root->op != Op::Iota && reads_memory(n)) return true;
+  if (op_kind(n->op) == OpKind::View) {
+    std::vector<int> src_map;
+    return view_source_map(n, map, src_map) && pickable(n->src[0], src_map, dim);
+  }
+  if (!is_pointwise(n->op) || n->op == Op::Tri) return false;
+  return std::all_of(n->src.begin(), n->src.end(), [&](const Node* src) {
+    return pickable(src, broadcast_map(src->shape, n->shape, map), dim);
+  });
+}
+
+// Computes, with the tile's own indices, the values a pick reads that are constant along its dim (a row's max):
+// value_at then finds them in the cache, and a reduction is never computed with the picked index.
+void ValueEmitter::prepare_pick(const Node* n, const std::vector<int>& map, int dim) {
+  if (!varies_along(n, map, {dim})) {
+    value(n, map);
+    return;
+  }
+  const Node* root = view_root(n);
+  if (n == root && root->op == Op::Iota) return;
+  if (root->op != Op::Iota && reads_memory(n)) return;
+  if (op_kind(n->op) == OpKind::View) {
+    std::vector<int> src_map;
+    TZ_ASSERT(view_source_map(n, map, src_map), "a pick through an unmappable view");
+    prepare_pick(n->src[0], src_map, dim);
+    return;
+  }
+  for (auto* src : n->src) prepare_pick(src, broadcast_map(src->shape, n->shape, map), dim);
+}
+
+// v at index t along the pick's dim: the dim's index is t while v is computed (its loads masked to t in range),
+// then restored; 0 where t is outside the dim.
+const TExpr* ValueEmitter::picked(const Pick& pick) {
+  const int dim = pick.dim;
+  const int axis = axis_of[static_cast<size_t>(dim)];
+  TZ_ASSERT(axis >= 0 && index[static_cast<size_t>(dim)] != nullptr, "a pick along a dim the tile does not walk");
+  prepare_pick(pick.value, pick.value_map, dim);
+  const TExpr* t = value(pick.at, pick.at_map);
+  // (one test per target, shared by its picks: cached with the values)
+  const std::string in_key = "pick_in:" + key(pick.at, pick.at_map) + std::to_string(dim);
+  auto cached = cache_.find(in_key);
+  if (cached == cache_.end()) {
+    std::string name = fresh("pick_in");
+    out->push_back(TileBuilder::assign(
+        name, b_.band(b_.op(TOp::Ge, {t, b_.i(0)}), b_.lt(t, b_.i(g_.space[static_cast<size_t>(dim)])))));
+    cached = cache_.emplace(in_key, b_.var(name)).first;
+  }
+  const TExpr* in = cached->second;
+  const TExpr* saved_index = index[static_cast<size_t>(dim)];
+  const TExpr* saved_mask = axis_mask[static_cast<size_t>(axis)];
+  const TExpr* saved_flat = flat_index;
+  AlignedRun saved_aligned = aligned;
+  index[static_cast<size_t>(dim)] = t;
+  axis_mask[static_cast<size_t>(axis)] = in;
+  flat_index = nullptr;
+  aligned = {};
+  Cache memo;
+  const TExpr* v = value_at(pick.value, pick.value_map, dim, memo);
+  index[static_cast<size_t>(dim)] = saved_index;
+  axis_mask[static_cast<size_t>(axis)] = saved_mask;
+  flat_index = saved_flat;
+  aligned = saved_aligned;
+  return b_.op(TOp::Where, {in, v, is_floating(pick.value->dtype) ? b_.f(0.0) : b_.i(0)});
+}
+
+const TExpr* ValueEmitter::value_at(const Node* n, const std::vector<int>& map, int dim, Cache& memo) {
+  if (!varies_along(n, map, {dim})) return value(n, map);  // (prepare_pick computed it)
+  std::string k = key(n, map);
+  if (auto it = memo.find(k); it != memo.end()) return it->second;
+  const Node* root = view_root(n);
+  if (root->op == Op::Iota && n == root) return index[static_cast<size_t>(dim)];
+  const TExpr* v = nullptr;
+  std::string stem;
+  if (root->op != Op::Iota && reads_memory(n)) {
+    v = compute(n, map);  // (a load at the substituted index)
+    stem = buffers_.pointer(root);
+    stem = stem.substr(0, stem.size() - 4);  // "x_ptr" -> "x"
+  } else if (op_kind(n->op) == OpKind::View) {
+    std::vector<int> src_map;
+    TZ_ASSERT(view_source_map(n, map, src_map), "a pick through an unmappable view");
+    return memo[k] = value_at(n->src[0], src_map, dim, memo);
+  } else {
+    std::vector<const TExpr*> args;
+    for (auto* src : n->src) args.push_back(value_at(src, broadcast_map(src->shape, n->shape, map), dim, memo));
+    v = rounded_like_eager(n, pointwise(n, std::move(args)));
+    stem = value_name(n->op);
+  }
+  if (v->op != TOp::Var && v->op != TOp::Int && v->op != TOp::Float) {
+    std::string name = fresh(stem + "_picked");
+    out->push_back(TileBuilder::assign(name, v));
+    v = b_.var(name);
+  }
+  return memo[k] = v;
 }
 
 // Eager writes every op's result to a tensor of its type: a 16-bit elementwise result or reduction computed here

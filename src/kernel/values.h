@@ -95,6 +95,20 @@ class ValueEmitter {
   // tensor has size 1 along the axis (its dim maps to no kernel dim): attention's value tile has BLOCK_M rows
   // for a single query and BLOCK_EV columns for a value dim of 1.
   std::vector<const TExpr*> axis_anchor;
+  // Picks: a sum over one kernel dim `dim` of where(iota == t, v, 0), with t constant along `dim` (cross entropy's
+  // target logit and target weight), is v at index t: one load per row at t, where the compare, the select and the
+  // sum took instructions on every element of the row. Exact: the sum adds zeros to the one element it keeps. A
+  // t outside [0, size) reads nothing (masked) and picks 0, as the compare did (PyTorch raises there).
+  struct Pick {
+    const Node* value = nullptr;  // v, over the kernel's space
+    const Node* at = nullptr;     // t
+    int dim = -1;
+    std::vector<int> value_map, at_map;  // how v and t are read
+  };
+  // Whether reduction `red` is such a pick whose v can be read at one index (pointwise over loads and values
+  // constant along `dim`); `pick` receives its parts. The kind decides whether to use it (`picks`).
+  bool match_pick(const Node* red, Pick& pick) const;
+  std::map<const Node*, Pick> picks;  // reductions computed as picks (value() reads them at t)
   // Values of a loop body depend on the loop variable: the kind clears the cache around loops.
   void clear_cache() { cache_.clear(); }
   // The whole cache, to compute one tile's values in two phases (a scan's chunks: every chunk's loads, then each
@@ -128,6 +142,11 @@ class ValueEmitter {
   bool reads_memory(const Node* n) const;
   const TExpr* rounded_like_eager(const Node* n, const TExpr* v);  // a 16-bit result rounded to its type
   std::string key(const Node* n, const std::vector<int>& map) const;
+  std::vector<int> space_map() const;  // the kernel's space read as itself (unit dims -1)
+  bool pickable(const Node* n, const std::vector<int>& map, int dim) const;
+  void prepare_pick(const Node* n, const std::vector<int>& map, int dim);
+  const TExpr* picked(const Pick& pick);
+  const TExpr* value_at(const Node* n, const std::vector<int>& map, int dim, Cache& memo);
 
   TileBuilder& b_;
   const Schedule& s_;

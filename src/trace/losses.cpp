@@ -180,7 +180,7 @@ Value class_index(Interp& in, int64_t n, int axis, int rank, SourceLoc loc) {
 
 // cross_entropy over the class dim (1, or 0 for an unbatched [C] input). Class indices: the row's
 // log-sum-exp minus the target logit, picked by comparing the class index with the target inside the same
-// row reduction (no gather); ignored targets count zero and leave the mean's denominator. Label smoothing
+// row reduction (the reduction kernel reads such a pick as one load at the target: kernel/values.h); ignored targets count zero and leave the mean's denominator. Label smoothing
 // adds eps/C of -sum(log_softmax) per row, as ATen does (2.11 divides both means by the same count).
 Value cross_entropy_loss(Interp& in, const Options& o, const std::vector<Value>& t) {
   SourceLoc loc = o.loc;
