@@ -45,6 +45,7 @@ const int64_t kDotGroup = 4;  // products a lane adds in fp32 before its fp64 ac
 // persistent grid; 1024 x 262144 0.63 ms, 81% of the bandwidth floor, against 1.04 ms). Shorter rows stay on
 // the persistent grid, whose rows in flight fit in L2: 4096 x 32768 layer norm took 0.52 ms there and 0.55 ms
 // cooperatively (the corpus through tritonize bench, 2026-12-03).
+const int64_t kCoopMinRow = 40000;
 const int64_t kCoopChunk = 4096;
 const int64_t kCoopLongRow = 131072;
 const int64_t kCoopLongChunk = 8192;
@@ -338,7 +339,7 @@ Plan plan_reduction(const Group& g, const ValueEmitter& ve, const std::map<const
   // Only reductions whose partials combine exactly like the whole (floating sum, max, min) and full-size
   // outputs (stored by the program holding the chunk).
   p.coop =
-      p.rows && !p.persistent && !p.one_pass && p.r >= kCoopRowMin &&
+      p.rows && !p.persistent && !p.one_pass && p.r >= kCoopMinRow &&
       std::all_of(g.outputs.begin(), g.outputs.end(), [&](const Node* o) { return o->shape == g.space; }) &&
       std::all_of(stage.begin(), stage.end(), [](const auto& rs) {
         Op op = rs.first->op;

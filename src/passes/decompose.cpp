@@ -6,8 +6,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <map>
-#include <set>
 
 #include "graph/view.h"
 #include "kernel/row_forms.h"
@@ -198,7 +196,7 @@ struct Moments {
   const Node* mean;
   const Node* var;
 };
-Moments moments(Graph& g, const Node* x, const std::vector<int64_t>& axes, SourceLoc loc, bool escape = false);
+Moments moments(Graph& g, const Node* x, const std::vector<int64_t>& axes, SourceLoc loc);
 
 // Two passes over the row, as PyTorch does (never E[x^2] - E[x]^2, which cancels):
 // layer_norm(x, axes, eps) => d = x - mean(x, axes); d * rsqrt(mean(d * d, axes) + eps)
@@ -236,9 +234,9 @@ const Node* lower_layer_norm(Graph& g, const Node* old, const Node* x) {
 // (a free permute, BatchNorm2d's [N, C, H, W] -> [C, N, H, W]) and the rows follow. A run that fits in one
 // register tile is reduced in two passes over registers:
 //   norm_mean(x), norm_var(x) => m = sum(v) / n; d = v - m; sum(d * d) / n
-// So is a run of rows that the reduction kernel reads from memory once anyway (below). A longer run is cut into
-// chunks that fit (splitting one dim of the view, so chunks stay strided views of x);
-// each chunk gets its own two-pass mean and sum of squares, and the chunks are combined exactly (Chan):
+// So is a run of rows that the reduction kernel holds whole anyway (below). A longer run is cut into chunks that
+// fit (splitting one dim of the view, so chunks stay strided views of x); each chunk gets its own two-pass mean
+// and sum of squares, and the chunks are combined exactly (Chan):
 //   => m_p = sum(chunk) / c; q_p = sum((chunk - m_p)^2)          one program per chunk: one read of x
 //      m = sum(m_p) / P; var = sum(q_p + c * (m_p - m)^2) / n     over the P partials
 // so long runs (BatchNorm over N and H*W, GroupNorm over big groups) are spread over many programs.
@@ -266,7 +264,7 @@ int64_t layout_columns(const Node* v, int lo, int hi) {
   return -1;
 }
 
-Moments moments(Graph& g, const Node* x, const std::vector<int64_t>& axes, SourceLoc loc, bool escape) {
+Moments moments(Graph& g, const Node* x, const std::vector<int64_t>& axes, SourceLoc loc) {
   int rank = x->rank();
   bool adjacent = true;
   for (size_t i = 1; i < axes.size(); ++i) adjacent = adjacent && axes[i] == axes[i - 1] + 1;
@@ -312,16 +310,15 @@ Moments moments(Graph& g, const Node* x, const std::vector<int64_t>& axes, Sourc
       }
     }
   }
-  // Rows that the reduction kernel reads from memory once although its kernel reads them twice (held whole in
-  // registers, or cooperative rows: kernel/row_forms.h), with enough rows that split_reduce leaves them whole,
-  // are reduced directly when the statistics are read only by the normalisation: then the statistics and the
-  // normalised output share one kernel and one read of x. Chunked, the output's pass read x a second time
-  // (instance norm of fp32 [128, 64, 256, 256]: 1.5x the problem's bytes, 64% of the bandwidth floor on the
-  // H200). Statistics that leave (`escape`: running statistics) keep the kernel from holding rows cooperatively
-  // (only full-size outputs may), and a looped row is read once per reduction: those stay chunked.
+  // Rows that the reduction kernel holds whole in registers although its kernel reads them twice
+  // (kernel/row_forms.h), with enough rows that split_reduce leaves them whole, are reduced directly: the
+  // statistics and the normalised output share one kernel and one read of x. Chunked, the output's pass read x
+  // a second time (group norm of fp32 [256, 256, 64, 64] in 32 groups: 1.5x the problem's bytes, 64% of the
+  // bandwidth floor on the H200; a layer norm of [4096, 32768] held on 32 warps reached 93%). Rows long enough
+  // for cooperative rows stay chunked: the one cooperative norm measured (norm_layernorm_chw_affine, rows of
+  // 207936, two exchanges) ran at 47% of the floor, below the chunked norms' 55-64%.
   int64_t rows = numel(x->shape) / n;
-  bool read_once = columns == 0 && !split_reduce_splits(rows, n) &&
-                   (next_pow2(n) <= kHeldRowMax || (n >= kCoopRowMin && !escape));
+  bool read_once = columns == 0 && !split_reduce_splits(rows, n) && next_pow2(n) <= kHeldRowMax;
   if (read_once || split < lo || inner * q < limit / kMinChunkFraction) {
     const Node* vs = compute_type(g, v);
     const Node* mean = g.binary(Op::Mul, sum(vs, lo, hi), c(1.0 / static_cast<double>(n)), loc);
@@ -502,37 +499,6 @@ class NestedReductions {
   std::vector<std::vector<const Node*>> readers_;
 };
 
-// The tensors whose normalisation statistics (NormMean, NormVar) leave the normalisation: reach a buffer update
-// (BatchNorm's running statistics) or an output through tensors smaller than the normalised one, so that the
-// kernel computing them has outputs that are not full-size.
-std::set<const Node*> escaping_statistics(const Graph& g) {
-  std::map<const Node*, std::vector<const Node*>> users;
-  for (const auto& n : g.nodes()) {
-    for (const Node* s : n->src) users[s].push_back(n.get());
-  }
-  std::set<const Node*> leaving(g.outputs.begin(), g.outputs.end());
-  for (const auto& u : g.updates) leaving.insert(u.value);
-  std::set<const Node*> escaping;
-  for (const auto& n : g.nodes()) {
-    if (n->op != Op::NormMean && n->op != Op::NormVar) continue;
-    const int64_t full = numel(n->src[0]->shape);
-    std::vector<const Node*> todo = {n.get()};
-    std::set<const Node*> seen = {n.get()};
-    while (!todo.empty()) {
-      const Node* at = todo.back();
-      todo.pop_back();
-      if (leaving.count(at)) {
-        escaping.insert(n->src[0]);
-        break;
-      }
-      for (const Node* u : users[at]) {
-        if (numel(u->shape) < full && seen.insert(u).second) todo.push_back(u);
-      }
-    }
-  }
-  return escaping;
-}
-
 }  // namespace
 
 std::unique_ptr<Graph> decompose(const Graph& traced) {
@@ -543,7 +509,6 @@ std::unique_ptr<Graph> decompose(const Graph& traced) {
         return nested.rewrite(out, old, src);
       });
   const Graph& g = *merged;
-  const std::set<const Node*> escaping = escaping_statistics(g);
   return rewrite_graph(g, [&](Graph& out, const Node* old, const std::vector<const Node*>& src) -> const Node* {
     switch (old->op) {
       case Op::Mean: return lower_mean(out, old, src[0]);
@@ -559,8 +524,8 @@ std::unique_ptr<Graph> decompose(const Graph& traced) {
       case Op::Softsign: return lower_softsign(out, old, src[0]);
       case Op::Mish: return lower_mish(out, old, src[0]);
       case Op::LayerNorm: return lower_layer_norm(out, old, src[0]);
-      case Op::NormMean: return moments(out, src[0], old->attr.ints, old->loc, escaping.count(old->src[0])).mean;
-      case Op::NormVar: return moments(out, src[0], old->attr.ints, old->loc, escaping.count(old->src[0])).var;
+      case Op::NormMean: return moments(out, src[0], old->attr.ints, old->loc).mean;
+      case Op::NormVar: return moments(out, src[0], old->attr.ints, old->loc).var;
       case Op::MaxPool:
       case Op::AvgPool:
       case Op::AdaptiveMaxPool:
