@@ -291,7 +291,8 @@ ForwardPlan lower(const Schedule& s, TileArena& arena, const LowerOptions& optio
     switch (g.kind) {
       case GroupKind::Pointwise: lower_pointwise(job); break;
       case GroupKind::Reduction:
-        if (lowers_as_pointwise_total(g)) lower_pointwise_total(job);
+        if (!g.axes2.empty()) lower_two_axes(job);
+        else if (lowers_as_pointwise_total(g)) lower_pointwise_total(job);
         else lower_reduction(job);
         break;
       case GroupKind::Scan: lower_scan(job); break;

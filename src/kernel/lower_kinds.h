@@ -28,6 +28,8 @@ void lower_pointwise(KernelJob& job);
 bool lowers_as_pointwise_total(const Group& g);
 void lower_pointwise_total(KernelJob& job);
 void lower_reduction(KernelJob& job);
+// Reductions over two disjoint axis sets (Group::axes2) in one read of the space (lower_two_axes.cpp).
+void lower_two_axes(KernelJob& job);
 void lower_matmul(KernelJob& job);
 void lower_conv(KernelJob& job);
 void lower_window(KernelJob& job);

@@ -162,7 +162,7 @@ void lower_pointwise(KernelJob& job) {
 }
 
 bool lowers_as_pointwise_total(const Group& g) {
-  if (g.kind != GroupKind::Reduction || numel(g.space) < (int64_t{1} << 16)) return false;
+  if (g.kind != GroupKind::Reduction || !g.axes2.empty() || numel(g.space) < (int64_t{1} << 16)) return false;
   for (int d = 0; d < static_cast<int>(g.space.size()); ++d) {
     bool reduced = std::find(g.axes.begin(), g.axes.end(), d) != g.axes.end();
     if (!reduced && g.space[d] != 1) return false;

@@ -98,6 +98,7 @@ class Fuser {
     }
     for (auto* o : g_.outputs) mark_materialized(view_root(o));
     for (const auto& u : g_.updates) mark_materialized(u.value);
+    merge_two_axes();
     drop_empty_groups();
     order_updates();
     order_groups();
@@ -523,6 +524,131 @@ class Fuser {
     read_from_memory(gid, n->src[0], /*may_recompute=*/false);
   }
 
+  // Two reduction kernels over one space and disjoint axes that both read one full-size tensor in memory become one
+  // kernel (Group::axes2) that reads it once (kernel/lower_two_axes.cpp):
+  //   x.sum(0), x.mean(1) => one kernel over x's space, axes {0} and {1}
+  //   amax(log(x + 3.5), 1), amin(log(x + 3.5), 0) => one kernel computing log(x + 3.5) once
+  // Separately each read the whole input: red_sum_dim0_mean_dim1 (fp32 [127, 2047, 2048]) moved 2.0x the bytes of
+  // its floor and ran at 0.48 of it on the H200, slower than eager. Only float sums, products, maxima and minima of
+  // full-size values, with consumers of each set's reduced values or full-size values that read no reduction, and
+  // the dims kept by both sets forming one run (a [K, A, B] space up to order and unit dims).
+  void merge_two_axes() {
+    for (size_t i = 0; i < s_.groups.size(); ++i) {
+      for (size_t j = i + 1; j < s_.groups.size(); ++j) {
+        if (two_axes_pair(s_.groups[i], s_.groups[j])) merge_groups(static_cast<int>(i), static_cast<int>(j));
+      }
+    }
+  }
+
+  bool two_axes_members(const Group& grp) const {
+    if (grp.kind != GroupKind::Reduction || !grp.axes2.empty() || grp.axes.empty() || !grp.cats.empty()) return false;
+    const int64_t full = numel(grp.space);
+    auto in_group = [&](const Node* n) { return group_of(n) == grp.id; };
+    for (const Node* n : grp.nodes) {
+      if (op_kind(n->op) == OpKind::Reduce) {
+        bool kind = n->op == Op::Sum || n->op == Op::Prod || n->op == Op::Max || n->op == Op::Min;
+        if (!kind || !is_floating(n->src[0]->dtype) || n->src[0]->shape != grp.space) return false;
+        continue;
+      }
+      if (!is_pointwise(n->op)) return false;
+      if (n->shape != grp.space) continue;  // (a value of the reduced shape)
+      for (const Node* src : n->src) {
+        const Node* root = view_root(src);
+        if (in_group(root) && numel(root->shape) != full) return false;  // (a full-size value reading a reduction)
+      }
+    }
+    return true;
+  }
+
+  // Full-size tensors in memory that a group reads (directly or through the chains it recomputes).
+  std::set<const Node*> full_reads(const Group& grp) const {
+    std::set<const Node*> out, computed(grp.inlined.begin(), grp.inlined.end());
+    computed.insert(grp.nodes.begin(), grp.nodes.end());
+    const int64_t full = numel(grp.space);
+    auto scan = [&](const Node* n) {
+      for (const Node* src : n->src) {
+        const Node* root = view_root(src);
+        if (!computed.count(root) && root->op != Op::Const && root->op != Op::Iota && numel(root->shape) == full) {
+          out.insert(root);
+        }
+      }
+    };
+    for (const Node* n : grp.nodes) scan(n);
+    for (const Node* n : grp.inlined) scan(n);
+    return out;
+  }
+
+  // Every full-size tensor the group reads walks the space's last dim contiguously. Then the merged kernel's lanes
+  // run along that dim, and each reduced output is stored along its own last dim (or one value per row); a
+  // transposed read (y = x.transpose(1, 2), y.mean(1) beside y.mean(0)) would store one of them across its rows,
+  // where the column kernel's transposed tile stores both coalesced.
+  bool reads_along_last(const Group& grp) const {
+    int last = static_cast<int>(grp.space.size()) - 1;
+    while (last >= 0 && grp.space[static_cast<size_t>(last)] == 1) --last;
+    std::set<const Node*> computed(grp.inlined.begin(), grp.inlined.end());
+    computed.insert(grp.nodes.begin(), grp.nodes.end());
+    auto ok = [&](const Node* n) {
+      for (const Node* src : n->src) {
+        const Node* root = view_root(src);
+        if (computed.count(root) || root->op == Op::Const || root->op == Op::Iota || src->shape != grp.space) continue;
+        std::vector<int64_t> st;
+        if (last < 0 || !view_strides(src, st) || st[static_cast<size_t>(last)] != 1) return false;
+      }
+      return true;
+    };
+    return std::all_of(grp.nodes.begin(), grp.nodes.end(), ok) && std::all_of(grp.inlined.begin(), grp.inlined.end(), ok);
+  }
+
+  bool two_axes_pair(const Group& a, const Group& c) const {
+    if (a.outputs.empty() || c.outputs.empty() || a.space != c.space) return false;
+    if (!two_axes_members(a) || !two_axes_members(c)) return false;
+    for (int64_t d : a.axes) {
+      if (std::find(c.axes.begin(), c.axes.end(), d) != c.axes.end()) return false;
+    }
+    if (depends_on(a.id, c.id) || depends_on(c.id, a.id)) return false;
+    // The dims kept by both sets form one run (unit dims aside).
+    int runs = 0, last = -1;
+    for (size_t d = 0; d < a.space.size(); ++d) {
+      if (a.space[d] == 1) continue;
+      auto has = [&](const std::vector<int64_t>& v) { return std::find(v.begin(), v.end(), (int64_t)d) != v.end(); };
+      int cls = has(a.axes) ? 1 : has(c.axes) ? 2 : 0;
+      if (cls == 0 && last != 0) ++runs;
+      last = cls;
+    }
+    if (runs > 1) return false;
+    if (!reads_along_last(a) || !reads_along_last(c)) return false;
+    std::set<const Node*> ra = full_reads(a), rc = full_reads(c);
+    return std::any_of(ra.begin(), ra.end(), [&](const Node* n) { return rc.count(n) > 0; });
+  }
+
+  // Group `from`'s nodes, outputs and recomputed chains join group `into` (`from` is left empty, then dropped).
+  void merge_groups(int into, int from) {
+    Group& a = s_.groups[into];
+    Group& c = s_.groups[from];
+    a.axes2 = c.axes;
+    for (const Node* n : c.nodes) {
+      s_.group_of[n->id] = into;
+      a.nodes.push_back(n);
+    }
+    for (const Node* o : c.outputs) a.outputs.push_back(o);
+    for (const Node* n : c.inlined) {
+      if (group_of(n) != into && std::find(a.inlined.begin(), a.inlined.end(), n) == a.inlined.end()) {
+        a.inlined.push_back(n);
+      }
+    }
+    a.inlined.erase(std::remove_if(a.inlined.begin(), a.inlined.end(), [&](const Node* n) { return group_of(n) == into; }),
+                    a.inlined.end());
+    c.nodes.clear();
+    c.outputs.clear();
+    c.inlined.clear();
+    for (int d : deps_[from]) deps_[into].insert(d);
+    deps_[from].clear();
+    for (auto& deps : deps_) {
+      if (deps.erase(from)) deps.insert(into);
+    }
+    deps_[into].erase(into);
+  }
+
   // Kernels whose values were all recomputed elsewhere write nothing: they are dropped.
   void drop_empty_groups() {
     std::vector<int> renumber(s_.groups.size(), -1);
@@ -642,6 +768,11 @@ std::string dump_schedule(const Schedule& s) {
     if (!grp.axes.empty()) {
       os << " axes {";
       for (size_t i = 0; i < grp.axes.size(); ++i) os << (i ? "," : "") << grp.axes[i];
+      os << "}";
+    }
+    if (!grp.axes2.empty()) {
+      os << " {";
+      for (size_t i = 0; i < grp.axes2.size(); ++i) os << (i ? "," : "") << grp.axes2[i];
       os << "}";
     }
     os << ":";

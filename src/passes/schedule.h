@@ -23,6 +23,9 @@ struct Group {
   GroupKind kind = GroupKind::Pointwise;
   Shape space;
   std::vector<int64_t> axes;              // Reduction: reduced axes of `space` (adjacent, sorted); Scan: {axis}
+  // Reduction: a second set of reduced axes, disjoint from `axes` (fuse's two-axes merge: x.sum(0) beside
+  // x.sum(1) read x once, kernel/lower_two_axes.cpp); empty for every other group.
+  std::vector<int64_t> axes2;
   std::vector<const Node*> nodes;         // computed nodes in topological order (views of in-group values too)
   std::vector<const Node*> outputs;       // nodes this kernel writes to memory
   // Cheap pointwise values of other kernels (computed from inputs and parameters only) that this kernel

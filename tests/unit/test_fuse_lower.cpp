@@ -203,13 +203,26 @@ TEST(Fuse, ReductionOfAnInputJoinsTheKernelOfItsPointwiseSibling) {
   EXPECT_EQ(text.find("x_ptr + (rows * 130 + r)"), text.rfind("x_ptr + (rows * 130 + r)")) << text;  // one load
 }
 
-// Reductions over other axes do not join: the sibling rule needs the same axes.
-TEST(Fuse, SiblingReductionsOverOtherAxesStayApart) {
+// Reductions over other axes do not join as siblings (that rule needs the same axes); two reduction kernels of
+// one input over disjoint axes then merge into one kernel with two axis sets (Group::axes2), which reads a once.
+TEST(Fuse, SiblingReductionsOverOtherAxesMergeAsTwoAxes) {
   Built b;
   const Node* a = b.in("a", {37, 130});
   const Node* r0 = b.g->reduce(Op::Sum, b.g->unary(Op::Exp, a), {1}, false);
   const Node* r1 = b.g->reduce(Op::Sum, b.g->unary(Op::Neg, a), {0}, false);
   b.g->outputs = {r0, r1};
+  Schedule s = fuse(decompose(*b.g));
+  ASSERT_EQ(s.groups.size(), 1u);
+  EXPECT_EQ(s.groups[0].axes, std::vector<int64_t>{1});
+  EXPECT_EQ(s.groups[0].axes2, std::vector<int64_t>{0});
+}
+
+// Reductions over other axes of different inputs stay apart (nothing is read twice).
+TEST(Fuse, ReductionsOfOtherInputsOverOtherAxesStayApart) {
+  Built b;
+  const Node* a = b.in("a", {37, 130});
+  const Node* c = b.in("c", {37, 130});
+  b.g->outputs = {b.g->reduce(Op::Sum, a, {1}, false), b.g->reduce(Op::Sum, c, {0}, false)};
   Schedule s = fuse(decompose(*b.g));
   EXPECT_EQ(s.groups.size(), 2u);
 }
