@@ -351,7 +351,8 @@ class Fuser {
     }
   }
 
-  // Moves group b's nodes into group a (node ids are a topological order), and every dependency on b to a.
+  // Moves group b's nodes, outputs and recomputed chains into group a (node ids are a topological order; a chain
+  // b recomputed that a computes is a's own value), and every dependency on b to a. b is left empty, then dropped.
   void merge_groups(int a, int b) {
     Group& ga = s_.groups[a];
     Group& gb = s_.groups[b];
@@ -363,6 +364,8 @@ class Fuser {
     for (const Node* m : gb.inlined) {
       if (std::find(ga.inlined.begin(), ga.inlined.end(), m) == ga.inlined.end()) ga.inlined.push_back(m);
     }
+    ga.inlined.erase(std::remove_if(ga.inlined.begin(), ga.inlined.end(), [&](const Node* m) { return group_of(m) == a; }),
+                     ga.inlined.end());
     std::sort(ga.inlined.begin(), ga.inlined.end(), by_id);
     ga.outputs.insert(ga.outputs.end(), gb.outputs.begin(), gb.outputs.end());
     gb.nodes.clear();
@@ -535,7 +538,10 @@ class Fuser {
   void merge_two_axes() {
     for (size_t i = 0; i < s_.groups.size(); ++i) {
       for (size_t j = i + 1; j < s_.groups.size(); ++j) {
-        if (two_axes_pair(s_.groups[i], s_.groups[j])) merge_groups(static_cast<int>(i), static_cast<int>(j));
+        if (two_axes_pair(s_.groups[i], s_.groups[j])) {
+          s_.groups[i].axes2 = s_.groups[j].axes;
+          merge_groups(static_cast<int>(i), static_cast<int>(j));
+        }
       }
     }
   }
@@ -619,34 +625,6 @@ class Fuser {
     if (!reads_along_last(a) || !reads_along_last(c)) return false;
     std::set<const Node*> ra = full_reads(a), rc = full_reads(c);
     return std::any_of(ra.begin(), ra.end(), [&](const Node* n) { return rc.count(n) > 0; });
-  }
-
-  // Group `from`'s nodes, outputs and recomputed chains join group `into` (`from` is left empty, then dropped).
-  void merge_groups(int into, int from) {
-    Group& a = s_.groups[into];
-    Group& c = s_.groups[from];
-    a.axes2 = c.axes;
-    for (const Node* n : c.nodes) {
-      s_.group_of[n->id] = into;
-      a.nodes.push_back(n);
-    }
-    for (const Node* o : c.outputs) a.outputs.push_back(o);
-    for (const Node* n : c.inlined) {
-      if (group_of(n) != into && std::find(a.inlined.begin(), a.inlined.end(), n) == a.inlined.end()) {
-        a.inlined.push_back(n);
-      }
-    }
-    a.inlined.erase(std::remove_if(a.inlined.begin(), a.inlined.end(), [&](const Node* n) { return group_of(n) == into; }),
-                    a.inlined.end());
-    c.nodes.clear();
-    c.outputs.clear();
-    c.inlined.clear();
-    for (int d : deps_[from]) deps_[into].insert(d);
-    deps_[from].clear();
-    for (auto& deps : deps_) {
-      if (deps.erase(from)) deps.insert(into);
-    }
-    deps_[into].erase(into);
   }
 
   // Kernels whose values were all recomputed elsewhere write nothing: they are dropped.
