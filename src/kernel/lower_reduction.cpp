@@ -68,6 +68,12 @@ const int64_t kSplitFinishBlock = 1024;  // partials a split row's last program 
 const int64_t kSplitColumnPrograms = 8192;
 const int64_t kSplitColumnMinChunk = 512;
 const int64_t kSplitColumnRows = 32;
+// Transposed rows (plan_reduction): a program's rows make a segment of kTransposedSegmentBytes of the operand read
+// along them, in chunks of kTransposedChunk of the row; only with at least kTransposedMinTiles such tiles (fewer
+// programs would leave multiprocessors idle: not measured).
+const int64_t kTransposedSegmentBytes = 128;
+const int64_t kTransposedChunk = 64;
+const int64_t kTransposedMinTiles = 256;
 // Argmax/argmin tiles (arg_tiles below): kArgLaneBytes of input per thread and chunk, column tiles
 // kArgColumnBytes wide, and about kArgGridWarps warps over a column grid (62 per multiprocessor of an H200).
 const int64_t kArgLaneBytes = 64;
@@ -145,6 +151,7 @@ struct Plan {
   int64_t split_chunk = 0, parts = 1;  // split rows (columns): elements (rows) per program, programs per row
                                        // (column block)
   std::map<const Node*, const Node*> online;  // looped softmax columns: max -> its sum of exp, in one pass
+  bool transposed = false;  // transposed rows: BLOCK_M rows make one segment of the operand read along them
   int row_warps = 0;  // warps of held rows that Triton cannot load as vectors; 0: the usual rule (tile / 512)
   int column_warps = 0;  // warps of cooperative column blocks loaded an element at a time; 0: kColumnWarps
   // Peeled rows (plan_peel): the vector (elements of 16 bytes) their whole chunks load, 0 when not peeled, and
@@ -307,6 +314,31 @@ Plan plan_reduction(const Group& g, const ValueEmitter& ve, const std::map<const
     p.persistent = next_pow2(p.r) <= (p.one_pass ? kMaxTile : kHeldRowMax);
     p.block_r = p.persistent ? next_pow2(p.r) : kLoopChunk;
     p.block_m = p.persistent ? std::clamp<int64_t>(4096 / p.block_r, 1, next_pow2(p.m)) : 1;
+    // Transposed rows: a load walks the rows contiguously (an operand seen through .t(), the reduced dim at the
+    // large stride) while another walks the row itself (else the kernel would be columns, above). Held rows put
+    // few rows in a tile (one row of 4096), so the transposed operand was read one element per row and reduced
+    // index: 4 bytes of each 32-byte sector a request (1 - cosine_similarity(a, b_t.t()) over [65535, 4096] fp32
+    // at 0.24 of the bandwidth floor on the H200, 0.54x torch.compile). Here a program takes
+    // kTransposedSegmentBytes of rows (32 fp32, 64 16-bit) in chunks of kTransposedChunk of the row: the
+    // transposed operand is read in 128-byte segments (one per reduced index), the contiguous one in 16-byte
+    // vectors along its rows; Triton loads each in its own layout and converts one to the other's through
+    // shared memory (8 KB for [32, 64] fp32; ptxas sm_90a: 206 registers with the cosine's three compensated
+    // sums, no spills). Looped, each lane reducing its chunks like any looped row (compensated past
+    // kPlainChunks). Only rows read once: looped rows read more than once would read 32 rows of both operands
+    // again per pass, a working set beyond L2 (not measured; such rows keep their form).
+    const int64_t seg_rows = std::max<int64_t>(32, kTransposedSegmentBytes / narrowest_element(g));
+    const int d_rows = p.outer.empty() ? -1 : p.outer.back();
+    if (p.one_pass && d_rows >= 0 && unit(d_rows) && ve.run_size(d_rows) >= seg_rows && p.block_m < seg_rows &&
+        p.m / seg_rows >= kTransposedMinTiles && next_pow2(p.r) > kTransposedChunk &&
+        std::all_of(stage.begin(), stage.end(), [](const auto& rs) {
+          Op op = rs.first->op;
+          return op == Op::Sum || op == Op::Prod || op == Op::Max || op == Op::Min;
+        })) {
+      p.transposed = true;
+      p.persistent = false;
+      p.block_r = kTransposedChunk;
+      p.block_m = seg_rows;
+    }
   } else {
     // (columns whose row segments are 256 bytes; held whole while 64 columns fit in kMaxTile, narrowed to fit)
     int64_t cols = next_pow2(p.i);
@@ -695,6 +727,10 @@ void lower_reduction(KernelJob& job) {
   if (p.rows) {
     const TExpr* M = job.constexpr_param("M", p.m);
     const TExpr* block_m = job.constexpr_param("BLOCK_M", p.block_m);
+    if (p.transposed) {
+      body.push_back(TileBuilder::comment(
+          "BLOCK_M rows a program: an operand stored along the rows is read in 128-byte segments, chunk by chunk"));
+    }
     body.push_back(TileBuilder::assign(
         "rows", b.add(b.mul(coop || split ? b.var("row") : row_loop ? b.var("tile") : pid, block_m),
                       b.expand(b.arange(block_m), ":, None"))));
