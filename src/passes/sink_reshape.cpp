@@ -18,6 +18,18 @@
 // was two kernels and a [256, 64, 9216] buffer between them), and a merged permuted input is read by strides
 // (x.transpose(1, 2).reshape(b, s, h * d) before an RMS norm was a copy kernel). Where some source would need a
 // reshape that mixes dims of a computed value, or of a leaf that no strided view can express, nothing changes.
+//
+// The other way round, a pointwise op f whose shape refines the space C of a reduction that one of its sources
+// is computed from (through pointwise ops and views: a broadcast of the reduced value, or a value computed in C
+// and reshaped to f's shape) runs in C, and its result is reshaped back (a free view of a contiguous buffer):
+//   f(x, reshape(r))        => reshape(f(x', r'))       r computed from sum(reshape(x, C), k), x' = x merged to C
+//                                                       (a strided view), r' = r with C's unit dims
+// every source merged to C: where f's source has every non-unit dim of a run of f's dims that C merges (a
+// leaf's merge only where strides express it; a pointwise producer used only there is computed in C too), or
+// broadcast along all of them. The fused kernel space follows the reduction's, so f joins its kernel: x minus
+// the mean of x.view(b, c, h * w) read x in two kernels (1.5x the problem's bytes), one now. Where some source
+// is broadcast along part of a run, or needs a copy to merge (a transposed leaf, a computed value whose dims
+// would mix), nothing changes; a consumer of f's result that cannot run in C refines it back (above).
 #include "passes/sink_reshape.h"
 
 #include <map>
@@ -237,6 +249,26 @@ const Node* refine_reduction(Graph& out, Refiner& refine, const Node* old, const
   return out.reshape(out.make(old->op, old->dtype, shape, {x}, attr, old->loc), old->shape, old->loc);
 }
 
+// The shape in a coarser space `c` of a source shaped `s` broadcast against a value shaped `out`, whose dims
+// merge by `runs` (out's dims that make each dim of c): c's size where the source has every non-unit dim of
+// the run, one where it is broadcast along all of them. False where it has some of a run's dims and not others
+// (no coarser shape holds it).
+bool coarse_shape(const Shape& s, const Shape& out, const Runs& runs, const Shape& c, Shape& r) {
+  r.assign(c.size(), 1);
+  size_t offset = out.size() - s.size();
+  for (size_t j = 0; j < c.size(); ++j) {
+    bool present = false, broadcast = false;
+    for (size_t d = runs[j].first; d < runs[j].second; ++d) {
+      if (out[d] == 1) continue;
+      bool has = d >= offset && s[d - offset] == out[d];
+      (has ? present : broadcast) = true;
+    }
+    if (present && broadcast) return false;
+    if (present) r[j] = c[j];
+  }
+  return true;
+}
+
 // Builds, in `out`, the values of the rewritten graph in a coarser shape: the inverse of Refiner, for the
 // sources of a pointwise op that runs in the space of a reduction computed in a merged view (see the header).
 class Coarsener {
@@ -305,27 +337,6 @@ class Coarsener {
     return nullptr;
   }
 
- public:
-  // The shape in a coarser space `c` of a source shaped `s` broadcast against a value shaped `out`, whose dims
-  // merge by `runs` (out's dims that make each dim of c): c's size where the source has every non-unit dim of
-  // the run, one where it is broadcast along all of them. False where it has some of a run's dims and not others
-  // (no coarser shape holds it).
-  static bool coarse_shape(const Shape& s, const Shape& out, const Runs& runs, const Shape& c, Shape& r) {
-    r.assign(c.size(), 1);
-    size_t offset = out.size() - s.size();
-    for (size_t j = 0; j < c.size(); ++j) {
-      bool present = false, broadcast = false;
-      for (size_t d = runs[j].first; d < runs[j].second; ++d) {
-        if (out[d] == 1) continue;
-        bool has = d >= offset && s[d - offset] == out[d];
-        (has ? present : broadcast) = true;
-      }
-      if (present && broadcast) return false;
-      if (present) r[j] = c[j];
-    }
-    return true;
-  }
-
  private:
   Graph& out_;
   const std::unordered_map<const Node*, int>& uses_;
@@ -353,7 +364,7 @@ const Node* coarsen_pointwise(Graph& out, Coarsener& coarsen, const Node* old, c
     std::vector<const Node*> sunk;
     for (const Node* s : src) {
       Shape u;
-      const Node* v = Coarsener::coarse_shape(s->shape, old->shape, runs, c, u) ? coarsen(s, u) : nullptr;
+      const Node* v = coarse_shape(s->shape, old->shape, runs, c, u) ? coarsen(s, u) : nullptr;
       if (!v) break;
       sunk.push_back(v);
     }

@@ -28,6 +28,10 @@ CASES = [
     # a value computed in the coarse space, viewed back, then scaled (was two kernels)
     ("(x.view(3, 5, -1) - x.view(3, 5, -1).mean(2, keepdim=True)).view(3, 5, 13, 17) * w",
      f"{X}, torch.randn(5, 1, 1)", "x, w", 1, 1e-4),
+    # fp16: the mean rounded to fp16 as eager's is, then the sub
+    (f"x - {MEAN}", f"{X}.to(torch.float16)", "x", 1, 1e-2),
+    # one kernel already before this rule: a reduction over a merge of a computed value (x.float()) runs in the
+    # refinement, [3, 5, 13, 17] (the consumer's shape)
     ("(x.float() - x.float().view(3, 5, -1).mean(2).view(3, 5, 1, 1)).to(x.dtype)",
      f"{X}.to(torch.float16)", "x", 1, 1e-2),
     # unchanged: an operand that strides cannot merge (transposed), one broadcast along some of a merged run's
