@@ -18,6 +18,18 @@
 // was two kernels and a [256, 64, 9216] buffer between them), and a merged permuted input is read by strides
 // (x.transpose(1, 2).reshape(b, s, h * d) before an RMS norm was a copy kernel). Where some source would need a
 // reshape that mixes dims of a computed value, or of a leaf that no strided view can express, nothing changes.
+//
+// The other way round, a pointwise op f whose shape refines the space C of a reduction that one of its sources
+// is computed from (through pointwise ops and views: a broadcast of the reduced value, or a value computed in C
+// and reshaped to f's shape) runs in C, and its result is reshaped back (a free view of a contiguous buffer):
+//   f(x, reshape(r))        => reshape(f(x', r'))       r computed from sum(reshape(x, C), k), x' = x merged to C
+//                                                       (a strided view), r' = r with C's unit dims
+// every source merged to C: where f's source has every non-unit dim of a run of f's dims that C merges (a
+// leaf's merge only where strides express it; a pointwise producer used only there is computed in C too), or
+// broadcast along all of them. The fused kernel space follows the reduction's, so f joins its kernel: x minus
+// the mean of x.view(b, c, h * w) read x in two kernels (1.5x the problem's bytes), one now. Where some source
+// is broadcast along part of a run, or needs a copy to merge (a transposed leaf, a computed value whose dims
+// would mix), nothing changes; a consumer of f's result that cannot run in C refines it back (above).
 #include "passes/sink_reshape.h"
 
 #include <map>
@@ -237,6 +249,131 @@ const Node* refine_reduction(Graph& out, Refiner& refine, const Node* old, const
   return out.reshape(out.make(old->op, old->dtype, shape, {x}, attr, old->loc), old->shape, old->loc);
 }
 
+// The shape in a coarser space `c` of a source shaped `s` broadcast against a value shaped `out`, whose dims
+// merge by `runs` (out's dims that make each dim of c): c's size where the source has every non-unit dim of
+// the run, one where it is broadcast along all of them. False where it has some of a run's dims and not others
+// (no coarser shape holds it).
+bool coarse_shape(const Shape& s, const Shape& out, const Runs& runs, const Shape& c, Shape& r) {
+  r.assign(c.size(), 1);
+  size_t offset = out.size() - s.size();
+  for (size_t j = 0; j < c.size(); ++j) {
+    bool present = false, broadcast = false;
+    for (size_t d = runs[j].first; d < runs[j].second; ++d) {
+      if (out[d] == 1) continue;
+      bool has = d >= offset && s[d - offset] == out[d];
+      (has ? present : broadcast) = true;
+    }
+    if (present && broadcast) return false;
+    if (present) r[j] = c[j];
+  }
+  return true;
+}
+
+// Builds, in `out`, the values of the rewritten graph in a coarser shape: the inverse of Refiner, for the
+// sources of a pointwise op that runs in the space of a reduction computed in a merged view (see the header).
+class Coarsener {
+ public:
+  Coarsener(Graph& out, const std::unordered_map<const Node*, int>& uses) : out_(out), uses_(uses) {}
+
+  // `x` (a node of `out`) as a value of shape `u` (of x's element count, every dim of x's shape in a run of
+  // dims that merges into one dim of u), or null when that would need a reshape mixing dims of a computed value
+  // or a leaf view that strides cannot express.
+  const Node* operator()(const Node* x, const Shape& u) {
+    if (x->shape == u) return x;
+    if (x->op == Op::Const && x->shape.empty()) return x;
+    auto key = std::make_pair(x, u);
+    auto it = memo_.find(key);
+    if (it != memo_.end()) return it->second;
+    return memo_[key] = coarsen(x, u);
+  }
+
+  // The shape of the space in which the reduction that `x` (a node of `out`) is computed from runs (its
+  // source's shape), through pointwise ops and views of computed values; empty when there is none.
+  const Shape& reduction_space(const Node* x) {
+    auto it = space_.find(x);
+    if (it != space_.end()) return it->second;
+    Shape s;
+    if (op_kind(x->op) == OpKind::Reduce) {
+      s = x->src[0]->shape;
+    } else if ((is_pointwise(x->op) || op_kind(x->op) == OpKind::View) && !leaf_root(x)) {
+      for (const Node* src : x->src) {
+        if (s.empty()) s = reduction_space(src);
+      }
+    }
+    return space_[x] = s;
+  }
+
+ private:
+  const Node* coarsen(const Node* x, const Shape& u) {
+    if (leaf_root(x)) {  // a merge of a leaf is free where strides express it
+      if (view_root(x)->op == Op::Iota || !view_pads(x).empty()) return nullptr;  // (read by index, no strides)
+      const Node* v = out_.reshape(x, u, x->loc);
+      std::vector<int64_t> strides;
+      return view_strides(v, strides) ? v : nullptr;
+    }
+    const Node* v = out_.reshape(x, u, x->loc);
+    if (!mixes_dims(v)) return v;  // only unit dims change: the value keeps a per-dim map
+    if (x->op == Op::Reshape) return (*this)(x->src[0], u);  // reshape(reshape(a)) = reshape(a)
+    Runs runs;
+    if (!runs_in(u, x->shape, runs)) return nullptr;
+    if (x->op == Op::Expand) {  // merge the source, with ones where it is expanded
+      Shape su;
+      if (!coarse_shape(x->src[0]->shape, x->shape, runs, u, su)) return nullptr;
+      const Node* s = (*this)(x->src[0], su);
+      return s ? out_.expand(s, u, x->loc) : nullptr;
+    }
+    auto it = uses_.find(x);
+    bool single = it != uses_.end() && it->second == 1;
+    if (is_pointwise(x->op) && x->op != Op::Tri && single) {  // (tri reads its row and column)
+      std::vector<const Node*> src;
+      for (const Node* s : x->src) {
+        Shape su;
+        if (!coarse_shape(s->shape, x->shape, runs, u, su)) return nullptr;
+        src.push_back((*this)(s, su));
+        if (!src.back()) return nullptr;
+      }
+      return out_.make(x->op, x->dtype, u, src, x->attr, x->loc);
+    }
+    return nullptr;
+  }
+
+ private:
+  Graph& out_;
+  const std::unordered_map<const Node*, int>& uses_;
+  std::map<std::pair<const Node*, Shape>, const Node*> memo_;
+  std::unordered_map<const Node*, Shape> space_;
+};
+
+size_t non_unit_dims(const Shape& s) {
+  size_t k = 0;
+  for (int64_t d : s) k += d != 1;
+  return k;
+}
+
+// f(.., broadcast(r), ..) => reshape(f'(..)) where r is computed from a reduction over a shape C that f's shape
+// refines (C merges runs of f's dims): f' runs in C, its other sources merged to C (leaves by strides), so it
+// joins the reduction's kernel. Null when no such C takes every source.
+const Node* coarsen_pointwise(Graph& out, Coarsener& coarsen, const Node* old, const std::vector<const Node*>& src) {
+  if (old->op == Op::Tri) return nullptr;  // (tril/triu read their row and column)
+  std::set<Shape> tried;
+  for (const Node* a : src) {
+    const Shape& c = coarsen.reduction_space(a);
+    if (c.empty() || !tried.insert(c).second) continue;
+    Runs runs;
+    if (!runs_in(c, old->shape, runs) || non_unit_dims(c) >= non_unit_dims(old->shape)) continue;
+    std::vector<const Node*> sunk;
+    for (const Node* s : src) {
+      Shape u;
+      const Node* v = coarse_shape(s->shape, old->shape, runs, c, u) ? coarsen(s, u) : nullptr;
+      if (!v) break;
+      sunk.push_back(v);
+    }
+    if (sunk.size() < src.size()) continue;
+    return out.reshape(out.make(old->op, old->dtype, c, sunk, old->attr, old->loc), old->shape, old->loc);
+  }
+  return nullptr;
+}
+
 // f(reshape(a), reshape(b), c) => reshape(f(a, b, c)) (the first rule of the header), or null.
 const Node* sink_common(Graph& out, const Node* old, const std::vector<const Node*>& src,
                         PointwiseToOutputs& pointwise_to_outputs) {
@@ -278,14 +415,17 @@ std::unique_ptr<Graph> sink_reshape(const Graph& g) {
   for (const Node* o : g.outputs) ++old_uses[o];
   for (const auto& u : g.updates) ++old_uses[u.value];
   std::unique_ptr<Refiner> refiner;
+  std::unique_ptr<Coarsener> coarsener;
   auto sink = [&](Graph& out, const Node* old, const std::vector<const Node*>& src) -> const Node* {
     if (!refiner) refiner = std::make_unique<Refiner>(out, uses);
+    if (!coarsener) coarsener = std::make_unique<Coarsener>(out, uses);
     if (op_kind(old->op) == OpKind::Reduce) {
       const Node* r = refine_reduction(out, *refiner, old, src);
       return r ? r : rebuild(out, old, src);
     }
     if (!is_pointwise(old->op)) return rebuild(out, old, src);
     if (const Node* n = sink_common(out, old, src, pointwise_to_outputs)) return n;
+    if (const Node* n = coarsen_pointwise(out, *coarsener, old, src)) return n;
     if (const Node* n = refine_pointwise(out, *refiner, old, src)) return n;
     return rebuild(out, old, src);
   };
