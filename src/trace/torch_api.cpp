@@ -1008,12 +1008,23 @@ void register_torch(Interp& in) {
   in.tensor_methods["is_floating_point"] = [](Interp&, const Value& self, CallArgs&, SourceLoc) {
     return Value::boolean(is_floating(tensor_of(self)->dtype));
   };
-  for (const char* name : {"item", "tolist", "numpy", "nonzero", "any", "all", "stride", "data_ptr", "is_contiguous",
+  // any/all: a bool max/min of (x != 0), a tensor like any other reduction (a truth test of it, `if x.any():`,
+  // fails where it happens: truthy)
+  for (const char* name : {"any", "all"}) {
+    std::string n = name;
+    def_both(in, name, [n](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+      Bound b = bind(in, a, n, {"input", "dim=", "keepdim="}, loc);
+      Value x = b[0];
+      if (need_tensor(x, n, loc)->dtype != DType::Bool) x = t_binary(in, Op::Ne, x, Value::integer(0), loc);
+      return t_reduce(in, n == "any" ? Op::Max : Op::Min, x, dims_arg(b[1], n + " dim", loc),
+                      opt_bool(b, 2, false, n, loc), loc);
+    });
+  }
+  for (const char* name : {"item", "tolist", "numpy", "nonzero", "stride", "data_ptr", "is_contiguous",
                            "storage_offset", "unique"}) {
     std::string n = name;
     in.tensor_methods[name] = [n](Interp&, const Value&, CallArgs&, SourceLoc loc) -> Value {
-      bool data =
-          n == "item" || n == "tolist" || n == "numpy" || n == "nonzero" || n == "any" || n == "all" || n == "unique";
+      bool data = n == "item" || n == "tolist" || n == "numpy" || n == "nonzero" || n == "unique";
       fail(loc, "Tensor." + n + "() is not supported" +
                     std::string(data ? ": it depends on the tensor's data" : ": strides are not known when tracing"));
     };
