@@ -19,7 +19,8 @@ using Fn = BuiltinFn;
 bool is_view_op(const std::string& name) {
   static const char* const kViews[] = {"view",      "reshape", "permute",    "transpose", "swapaxes",   "swapdims",
                                        "t",         "expand",  "expand_as",  "view_as",   "reshape_as", "squeeze",
-                                       "unsqueeze", "flatten", "contiguous", "detach",    "narrow",     "select"};
+                                       "unsqueeze", "flatten", "contiguous", "detach",    "narrow",     "select",
+                                       "unflatten"};
   for (const char* v : kViews) {
     if (name == v) return true;
   }
@@ -1129,6 +1130,18 @@ void register_torch(Interp& in) {
     int64_t start = b.has(1) ? to_int(b[1], "flatten", loc) : 0;
     int64_t end = b.has(2) ? to_int(b[2], "flatten", loc) : -1;
     return t_flatten(in, b[0], start, end, loc);
+  });
+  // unflatten(dim, sizes): a reshape of dim into sizes (one of them may be -1)
+  def_both(in, "unflatten", [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+    Bound b = bind(in, a, "unflatten", {"input", "dim", "sizes"}, loc);
+    TensorObj* t = need_tensor(b[0], "unflatten", loc);
+    int64_t d = norm_dim(to_int(b[1], "unflatten dim", loc), t->rank(), loc);
+    std::vector<int64_t> sizes = to_int_list(b[2], "unflatten sizes", loc);
+    if (sizes.empty()) fail(loc, "unflatten: sizes must not be empty");
+    std::vector<int64_t> shape(t->shape.begin(), t->shape.begin() + d);
+    shape.insert(shape.end(), sizes.begin(), sizes.end());
+    shape.insert(shape.end(), t->shape.begin() + d + 1, t->shape.end());
+    return t_reshape(in, b[0], shape, loc);
   });
 
   // GEMMs

@@ -9,7 +9,7 @@ and adaptive pooling in 1-3 dims; reverse, exclusive and near-1 product scans; s
 max/min with indices; activations; losses (mse, l1, smooth l1, huber, cross entropy with class-index inputs,
 kl_div, cosine similarity, triplet margin); small convolutions and transposed convolutions; attention (causal,
 bool-mask inputs, float masks, scale); since version 2 (VERSION) also computed values with their dims merged,
-split or regrouped (between permutes) and then reduced, softmaxed, scanned, tril'd, flipped, sliced, catted or
+split (unflatten) or regrouped (between permutes) and then reduced, softmaxed, scanned, tril'd, flipped, sliced, catted or
 expanded, tril/triu with diagonals, nested reductions and two reductions of one value over different axes,
 keepdim mixtures, var/std, bool/int masks (&, |, ~, where, masked_fill, integer cumsum and counts). Every statement is run in eager PyTorch while it is generated, on a few
 input draws, and kept only when it is valid and its values stay in a safe range, so that a mismatch against the
@@ -1079,6 +1079,13 @@ class Generator:
                     m *= x
                 if new == list(shape[:s]) + [m] + list(shape[e + 1:]) and r.random() < 0.4:
                     return f"{a}.flatten({s}, {e})" if r.random() < 0.7 else f"torch.flatten({a}, {s}, {e})"
+        # unflatten(i, (f, s / f)) when new splits one of shape's dims
+        for i in range(len(shape)):
+            if (len(new) == len(shape) + 1 and new[:i] == list(shape[:i]) and new[i + 2:] == list(shape[i + 1:])
+                    and new[i] * new[i + 1] == shape[i] and r.random() < 0.4):
+                sizes = [new[i], new[i + 1]] if r.random() < 0.7 else [new[i], -1]
+                return f"{a}.unflatten({i}, ({sizes[0]}, {sizes[1]}))" if r.random() < 0.6 else \
+                    f"torch.unflatten({a}, {i - len(shape) if r.random() < 0.3 else i}, ({sizes[0]}, {sizes[1]}))"
         if r.random() < 0.25 and new:
             new[r.randrange(len(new))] = -1
         fn = r.choice(["reshape", "reshape", "view", "torch.reshape"])
