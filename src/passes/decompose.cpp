@@ -40,13 +40,19 @@ Shape reduced_shape(const Node* x, const std::vector<int64_t>& axes, bool keepdi
 
 // A reduction over non-adjacent axes runs as one reduction per run of adjacent axes, innermost first:
 // sum(x, {0, 2}) => sum(sum(x, {2}, keepdim), {0}, keepdim) [then reshape when !keepdim]
-// A floating sum/prod/max/min over axes that all have size 1 is its operand (no kernel reduces one element):
+// A sum/prod/max/min over axes that all have size 1 is its operand (no kernel reduces one element), cast to the
+// reduction's type (a bool or int32 sum or product is int64); reduced, a kernel whose values were all 0-d (a
+// [1, 1] tril compared, then .all(1)) had no axis to reduce:
 // sum(x[.., 1, ..], {d}) => reshape(x)
 const Node* reduce_adjacent(Graph& g, Op op, const Node* x, const std::vector<int64_t>& axes, bool keepdim,
                             SourceLoc loc, std::string str = "") {
-  bool unit = is_floating(x->dtype) && op != Op::ArgMax && op != Op::ArgMin;
+  bool unit = op != Op::ArgMax && op != Op::ArgMin;
   for (auto a : axes) unit = unit && x->shape[a] == 1;
-  if (unit) return keepdim ? x : g.reshape(x, reduced_shape(x, axes, false), loc);
+  if (unit) {
+    bool widen_int = (op == Op::Sum || op == Op::Prod) && (x->dtype == DType::Bool || x->dtype == DType::Int32);
+    const Node* y = widen_int ? g.cast(x, DType::Int64, loc) : x;
+    return keepdim ? y : g.reshape(y, reduced_shape(x, axes, false), loc);
+  }
   bool adjacent = true;
   for (size_t i = 1; i < axes.size(); ++i) adjacent = adjacent && axes[i] == axes[i - 1] + 1;
   if (adjacent) return g.reduce(op, x, axes, keepdim, loc, std::move(str));

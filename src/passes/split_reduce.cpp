@@ -61,10 +61,11 @@ bool last_dim_walked(const Node* n) {
 }
 
 // `n` seen through `view` (a chain of views giving shape `to`), sunk through same-shaped pointwise ops to the
-// leaves.
+// leaves. Never through tril/triu, whose values depend on the row and column of their own shape: sunk, a
+// whole-matrix sum of tril(x) kept the elements below the diagonal of the [P, R/P] split instead (75 off of 107).
 const Node* viewed(Graph& g, const Node* n, const Shape& to, const std::function<const Node*(const Node*)>& view) {
   if (n->op == Op::Const) return n;
-  if (is_pointwise(n->op)) {
+  if (is_pointwise(n->op) && n->op != Op::Tri) {
     bool same = true;
     // (a pad stays at the top of its view chain: a pointwise op over a pad is reshaped as a whole)
     for (auto* s : n->src) {

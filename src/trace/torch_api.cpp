@@ -19,7 +19,8 @@ using Fn = BuiltinFn;
 bool is_view_op(const std::string& name) {
   static const char* const kViews[] = {"view",      "reshape", "permute",    "transpose", "swapaxes",   "swapdims",
                                        "t",         "expand",  "expand_as",  "view_as",   "reshape_as", "squeeze",
-                                       "unsqueeze", "flatten", "contiguous", "detach",    "narrow",     "select"};
+                                       "unsqueeze", "flatten", "contiguous", "detach",    "narrow",     "select",
+                                       "unflatten"};
   for (const char* v : kViews) {
     if (name == v) return true;
   }
@@ -1008,12 +1009,23 @@ void register_torch(Interp& in) {
   in.tensor_methods["is_floating_point"] = [](Interp&, const Value& self, CallArgs&, SourceLoc) {
     return Value::boolean(is_floating(tensor_of(self)->dtype));
   };
-  for (const char* name : {"item", "tolist", "numpy", "nonzero", "any", "all", "stride", "data_ptr", "is_contiguous",
+  // any/all: a bool max/min of (x != 0), a tensor like any other reduction (a truth test of it, `if x.any():`,
+  // fails where it happens: truthy)
+  for (const char* name : {"any", "all"}) {
+    std::string n = name;
+    def_both(in, name, [n](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+      Bound b = bind(in, a, n, {"input", "dim=", "keepdim="}, loc);
+      Value x = b[0];
+      if (need_tensor(x, n, loc)->dtype != DType::Bool) x = t_binary(in, Op::Ne, x, Value::integer(0), loc);
+      return t_reduce(in, n == "any" ? Op::Max : Op::Min, x, dims_arg(b[1], n + " dim", loc),
+                      opt_bool(b, 2, false, n, loc), loc);
+    });
+  }
+  for (const char* name : {"item", "tolist", "numpy", "nonzero", "stride", "data_ptr", "is_contiguous",
                            "storage_offset", "unique"}) {
     std::string n = name;
     in.tensor_methods[name] = [n](Interp&, const Value&, CallArgs&, SourceLoc loc) -> Value {
-      bool data =
-          n == "item" || n == "tolist" || n == "numpy" || n == "nonzero" || n == "any" || n == "all" || n == "unique";
+      bool data = n == "item" || n == "tolist" || n == "numpy" || n == "nonzero" || n == "unique";
       fail(loc, "Tensor." + n + "() is not supported" +
                     std::string(data ? ": it depends on the tensor's data" : ": strides are not known when tracing"));
     };
@@ -1118,6 +1130,18 @@ void register_torch(Interp& in) {
     int64_t start = b.has(1) ? to_int(b[1], "flatten", loc) : 0;
     int64_t end = b.has(2) ? to_int(b[2], "flatten", loc) : -1;
     return t_flatten(in, b[0], start, end, loc);
+  });
+  // unflatten(dim, sizes): a reshape of dim into sizes (one of them may be -1)
+  def_both(in, "unflatten", [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+    Bound b = bind(in, a, "unflatten", {"input", "dim", "sizes"}, loc);
+    TensorObj* t = need_tensor(b[0], "unflatten", loc);
+    int64_t d = norm_dim(to_int(b[1], "unflatten dim", loc), t->rank(), loc);
+    std::vector<int64_t> sizes = to_int_list(b[2], "unflatten sizes", loc);
+    if (sizes.empty()) fail(loc, "unflatten: sizes must not be empty");
+    std::vector<int64_t> shape(t->shape.begin(), t->shape.begin() + d);
+    shape.insert(shape.end(), sizes.begin(), sizes.end());
+    shape.insert(shape.end(), t->shape.begin() + d + 1, t->shape.end());
+    return t_reshape(in, b[0], shape, loc);
   });
 
   // GEMMs

@@ -8,7 +8,10 @@ instance and batch norm in eval and training mode with buffers, F.normalize, vec
 and adaptive pooling in 1-3 dims; reverse, exclusive and near-1 product scans; strided slices and selections,
 max/min with indices; activations; losses (mse, l1, smooth l1, huber, cross entropy with class-index inputs,
 kl_div, cosine similarity, triplet margin); small convolutions and transposed convolutions; attention (causal,
-bool-mask inputs, float masks, scale). Every statement is run in eager PyTorch while it is generated, on a few
+bool-mask inputs, float masks, scale); since version 2 (VERSION) also computed values with their dims merged,
+split (unflatten) or regrouped (between permutes) and then reduced, softmaxed, scanned, tril'd, flipped, sliced, catted or
+expanded, tril/triu with diagonals, nested reductions and two reductions of one value over different axes,
+keepdim mixtures, var/std, bool/int masks (&, |, ~, where, masked_fill, integer cumsum and counts). Every statement is run in eager PyTorch while it is generated, on a few
 input draws, and kept only when it is valid and its values stay in a safe range, so that a mismatch against the
 generated kernels is a bug, not rounding noise:
 
@@ -57,6 +60,13 @@ COND_PERTURB = 2.0 ** -22
 # cooperative column blocks), still quick for the interpreter.
 BIG_SHAPES = [[2, 16411], [16411], [300, 64], [3, 257, 33], [20000, 1], [1, 17000], [2, 130, 129]]
 BIG_EVERY = 12
+# Since version 2 also these: rows of 65536+ elements in fewer than 256 rows, which passes/split_reduce.cpp splits
+# into [P, R/P] partial reductions (nothing smaller reaches that path).
+HUGE_SHAPES = [[2, 65557], [66000], [3, 96, 700], [1, 257, 256]]
+HUGE_NUMEL = 140000
+# Version 2 added op_regroup, op_tri, op_reduce2 and op_mask (every seed's source changed); `--version 1` (or
+# generate(seed, 1)) writes the sources that seeds named before it (seed 2607, 4680, ...) had.
+VERSION = 2
 BIG_NUMEL = 40000
 
 # A clean rejection: `file:line:col: error: ...`, and nothing that says it is the compiler's own bug.
@@ -100,8 +110,9 @@ class Var:
 
 
 class Generator:
-    def __init__(self, seed):
+    def __init__(self, seed, version=None):
         import torch
+        self.version = VERSION if version is None else version
         self.torch = torch
         self.rng = random.Random(seed)
         self.seed = seed
@@ -261,8 +272,8 @@ class Generator:
         rank = r.choice([1, 2, 2, 3, 3, 3, 4, 4])
         base = self.random_shape(rank)
         if r.randrange(BIG_EVERY) == 0:
-            base = list(r.choice(BIG_SHAPES))
-            self.max_numel = BIG_NUMEL
+            base = list(r.choice(BIG_SHAPES + (HUGE_SHAPES if self.version >= 2 else [])))
+            self.max_numel = BIG_NUMEL if base in BIG_SHAPES else HUGE_NUMEL
         n_inputs = r.choice([1, 1, 2, 2, 3])
         shapes = [base]
         for _ in range(n_inputs - 1):
@@ -1012,6 +1023,303 @@ class Generator:
             args.append(f"scale={r.choice([0.1, 0.25, 0.5])}")
         return self.add_with(f"F.scaled_dot_product_attention({', '.join(args)})", lines, aux)
 
+
+    # ------------------------------------------------------------------ version 2: views of computed values
+    def regroup(self, shape):
+        """Another shape of the same numel: adjacent dims merged, a dim split, or every dim regrouped (the
+        boundaries move: [6, 4] -> [3, 8]), with a unit dim now and then; None when there is none."""
+        r = self.rng
+        shape = list(shape)
+        n = 1
+        for s in shape:
+            n *= s
+        c = r.random()
+        new = list(shape)
+        if c < 0.3 and len(shape) >= 2:
+            i = r.randint(0, len(shape) - 2)
+            j = r.randint(i + 1, len(shape) - 1)
+            merged = 1
+            for s in shape[i:j + 1]:
+                merged *= s
+            new[i:j + 1] = [merged]
+        elif c < 0.55:
+            splittable = [(i, s) for i, s in enumerate(shape) if _factors(s)]
+            if splittable:
+                i, s = r.choice(splittable)
+                f = r.choice(_factors(s))
+                new[i:i + 1] = [f, s // f]
+        else:
+            primes = _primes(n)
+            r.shuffle(primes)
+            k = r.randint(1, min(4, max(1, len(primes))))
+            cuts = sorted(r.sample(range(1, len(primes)), k - 1)) if len(primes) >= k else []
+            bounds = [0] + cuts + [len(primes)]
+            new = []
+            for a, b in zip(bounds, bounds[1:]):
+                m = 1
+                for p in primes[a:b]:
+                    m *= p
+                new.append(m)
+        if r.random() < 0.15 and len(new) < 5:
+            new.insert(r.randint(0, len(new)), 1)
+        if new == shape or len(new) > 5:
+            return None
+        return new
+
+    def view_expr(self, a, shape, new):
+        """`a` viewed as `new` (shape is a's): reshape, view (eager rejects it where the strides do not allow it),
+        flatten or a -1."""
+        r = self.rng
+        new = list(new)
+        # flatten(s, e) when new merges one run of shape's dims
+        for s in range(len(shape)):
+            for e in range(s + 1, len(shape)):
+                m = 1
+                for x in shape[s:e + 1]:
+                    m *= x
+                if new == list(shape[:s]) + [m] + list(shape[e + 1:]) and r.random() < 0.4:
+                    return f"{a}.flatten({s}, {e})" if r.random() < 0.7 else f"torch.flatten({a}, {s}, {e})"
+        # unflatten(i, (f, s / f)) when new splits one of shape's dims
+        for i in range(len(shape)):
+            if (len(new) == len(shape) + 1 and new[:i] == list(shape[:i]) and new[i + 2:] == list(shape[i + 1:])
+                    and new[i] * new[i + 1] == shape[i] and r.random() < 0.4):
+                sizes = [new[i], new[i + 1]] if r.random() < 0.7 else [new[i], -1]
+                return f"{a}.unflatten({i}, ({sizes[0]}, {sizes[1]}))" if r.random() < 0.6 else \
+                    f"torch.unflatten({a}, {i - len(shape) if r.random() < 0.3 else i}, ({sizes[0]}, {sizes[1]}))"
+        if r.random() < 0.25 and new:
+            new[r.randrange(len(new))] = -1
+        fn = r.choice(["reshape", "reshape", "view", "torch.reshape"])
+        if fn == "torch.reshape":
+            return f"torch.reshape({a}, ({', '.join(map(str, new))},))"
+        return f"{a}.{fn}({', '.join(map(str, new)) or '1'})"
+
+    def op_regroup(self):
+        """A computed value (not only an input) with its dims merged, split or regrouped, then an op that reads
+        the new dims: pointwise with a broadcast partner, a reduction over merged dims, softmax, a scan, tril/triu,
+        flip, a slice, cat/stack, expand; sometimes viewed back to the old shape and combined with the old value;
+        sometimes between two permutes."""
+        r = self.rng
+        computed = lambda v: v.name.startswith("t") and v.numel > 1
+        v = self.pick(computed if r.random() < 0.8 else (lambda v: v.numel > 1))
+        if v is None:
+            return None
+        v = self.fp32(v)
+        a, shape = v.name, v.shape
+        pre = ""
+        if len(shape) >= 2 and r.random() < 0.3:  # permute first: the reshape reads a transposed value
+            perm = list(range(len(shape)))
+            while perm == sorted(perm):
+                r.shuffle(perm)
+            a = f"{a}.permute({', '.join(map(str, perm))})"
+            shape = tuple(shape[p] for p in perm)
+            pre = "p"
+        new = self.regroup(shape)
+        if new is None:
+            return None
+        R = self.view_expr(a if not pre else f"{a}", shape, new)
+        if pre and R.startswith(a + ".view"):
+            R = R.replace(".view(", ".reshape(", 1)
+        rank = len(new)
+        exact = v.exact
+        c = r.random()
+        big = [i for i, s in enumerate(new) if s >= 2]
+        d = r.choice(big) if big else 0
+        lowp_step = True
+        if c < 0.14:  # pointwise, with a parameter over the trailing dims or a scalar
+            k = r.randint(1, rank)
+            pshape = [s if r.random() < 0.7 else 1 for s in new[rank - k:]]
+            name, line = self.new_param(pshape, 0.5)
+            op = r.choice(["+", "*", "-"])
+            expr = r.choice([f"{R} {op} self.{name}", f"torch.tanh({R}) {op} self.{name}",
+                             f"({R} * 2 + 1) {op} self.{name}"])
+            return self.add_with(expr, [line])
+        if c < 0.3:  # reductions over (merged) dims
+            dims = sorted(r.sample(range(rank), r.randint(1, min(rank, 2))))
+            dim = str(dims[0]) if len(dims) == 1 else f"({', '.join(map(str, dims))})"
+            kd = r.choice(["", ", keepdim=True"])
+            fn = r.choice(["sum", "mean", "amax", "amin", "sum"])
+            expr = f"{R}.{fn}(dim={dim}{kd})"
+            exact = exact and fn in ("amax", "amin")
+            if r.random() < 0.2:
+                expr = r.choice([f"{R}.sum()", f"{R}.amax()", f"{R}.view(-1).sum(0)" if ".view" not in R else f"{R}.sum()"])
+                exact = False if "sum" in expr else exact
+        elif c < 0.42:
+            fn = r.choice(["torch.softmax", "F.softmax", "torch.log_softmax"])
+            expr = f"{fn}({R}, dim={d - (rank if r.random() < 0.3 else 0)})"
+            exact = False
+        elif c < 0.5:
+            if v.lowp:  # (as op_scan: 16-bit scans round every partial sum)
+                return None
+            expr = r.choice([f"torch.cumsum({R}, dim={d})", f"{R}.cumsum({d})",
+                             f"torch.cumprod(1 + 0.1 * torch.tanh({R}), dim={d})"])
+            exact = False
+        elif c < 0.62 and rank >= 2:
+            fn = r.choice(["tril", "triu"])
+            k = r.choice([0, 0, 1, -1, 2, -2, 5])
+            diag = "" if k == 0 and r.random() < 0.5 else r.choice([f", {k}", f", diagonal={k}"])
+            expr = r.choice([f"torch.{fn}({R}{diag})", f"{R}.{fn}({diag[2:]})"])
+            lowp_step = False
+        elif c < 0.7:
+            expr = r.choice([f"{R}.flip({d})", f"torch.flip({R}, dims=({d},))",
+                             f"{R}.flip({', '.join(map(str, range(rank)))})"])
+            lowp_step = False
+        elif c < 0.78 and new[d] >= 2:
+            lo = r.randint(0, new[d] - 1)
+            hi = r.randint(lo + 1, new[d])
+            step = r.choice(["", "", ":2"])
+            expr = f"{R}[{':, ' * d}{lo}:{hi}{step}]"
+            lowp_step = False
+        elif c < 0.86:
+            fn = r.choice(["cat", "stack"])
+            other = r.choice([f"-{R}", R, f"{R} * 0.5"])
+            if other != R:
+                exact = exact and other.startswith("-")
+            expr = f"torch.{fn}([{R}, {other}], dim={r.randint(0, rank - (1 if fn == 'cat' else 0))})"
+            lowp_step = other != R and not other.startswith("-")
+        elif c < 0.93 and rank < 5:  # expand over a new dim, broadcast against a partner
+            i = r.randint(0, rank)
+            e = list(new)
+            e.insert(i, r.choice([2, 3]))
+            expr = f"{R}.unsqueeze({i}).expand({', '.join(map(str, e))})"
+            w = self.broadcast_partner(types.SimpleNamespace(shape=tuple(e)))
+            if isinstance(w, Var) and w.name != v.name and r.random() < 0.7:
+                expr = f"{expr} * {w.name}"
+                exact = False
+            else:
+                lowp_step = False
+        else:  # a chain of views: regroup, permute, regroup again
+            if rank < 2:
+                return None
+            perm = list(range(rank))
+            while perm == sorted(perm):
+                r.shuffle(perm)
+            mid = tuple(new[p] for p in perm)
+            nxt = self.regroup(mid) or list(mid)
+            expr = f"{R}.permute({', '.join(map(str, perm))}).reshape({', '.join(map(str, nxt))})"
+            if r.random() < 0.5:
+                expr = f"{expr} * 2 - 1"
+                exact = False
+            else:
+                lowp_step = False
+        out = self.try_add(expr, exact=exact, lowp_step=lowp_step)
+        if out is None or r.random() > 0.3 or pre or out.shape != tuple(new) or out.terminal:
+            return out
+        # back to the old shape, combined with the old value: the two index maps meet in one statement
+        back = self.try_add(f"{out.name}.reshape({', '.join(map(str, v.shape)) or '1'}) + {v.name}", exact=False)
+        return back or out
+
+    def op_tri(self):
+        """tril/triu with diagonals of permuted, transposed or sliced values."""
+        r = self.rng
+        v = self.pick(lambda v: v.rank >= 2, terminal=True)
+        if v is None:
+            return None
+        a, rank = v.name, v.rank
+        c = r.random()
+        if c < 0.3:
+            i, j = r.sample(range(rank), 2)
+            a = f"{a}.transpose({i}, {j})"
+        elif c < 0.45:
+            a = f"{a}.t()" if rank == 2 else f"{a}.transpose(-2, -1)"
+        elif c < 0.6:
+            a = f"{a}[..., 1:, :]" if v.shape[-2] >= 2 else a
+        fn = r.choice(["tril", "triu"])
+        k = r.choice([0, 1, -1, 2, -3, 4])
+        expr = r.choice([f"torch.{fn}({a}, diagonal={k})", f"{a}.{fn}({k})", f"torch.{fn}({a})"])
+        return self.try_add(expr, exact=v.exact, lowp_step=False)
+
+    def op_reduce2(self):
+        """Nested reductions (min of min, sum of sum over different dims), two reductions of one value over
+        different axes, keepdim mixtures, var/std."""
+        r = self.rng
+        v = self.fp32(self.pick(lambda v: v.rank >= 2 and v.numel > 1))
+        if v is None:
+            return None
+        a, rank = v.name, v.rank
+        d1, d2 = r.sample(range(rank), 2)
+        e2 = d2 - (1 if d2 > d1 else 0)  # d2 after d1 is gone
+        f1, f2 = r.choice(["sum", "amax", "amin", "mean"]), r.choice(["sum", "amax", "amin", "mean"])
+        exact = v.exact and f1 in ("amax", "amin") and f2 in ("amax", "amin")
+        c = r.random()
+        if c < 0.3:  # nested
+            forms = [f"{a}.{f1}({d1}).{f2}({e2})", f"{a}.{f1}({d1}, keepdim=True).{f2}({d2})",
+                     f"{a}.{f1}(dim={d1}).{f2}(dim={e2}, keepdim=True)",
+                     f"torch.{f1}(torch.{f2}({a}, dim={d1}, keepdim=True), dim={d2}, keepdim=True)"]
+            if r.random() < 0.3:
+                fn = r.choice(["min", "max"])
+                forms = [f"{a}.{fn}({d1})[0].{fn}({e2})[0]", f"torch.{fn}({a}.{fn}(dim={d1}, keepdim=True).values, dim={d2}).values"]
+                exact = v.exact
+            return self.try_add(r.choice(forms), exact=exact)
+        if c < 0.55:  # two reductions of the same value over different axes, broadcast together
+            op = r.choice(["+", "-", "*"])
+            forms = [f"{a}.{f1}({d1}, keepdim=True) {op} {a}.{f2}({d2}, keepdim=True)",
+                     f"{a} - {a}.{f1}({d1}, keepdim=True) - {a}.{f2}({d2}, keepdim=True)",
+                     f"{a}.{f1}({d1}, keepdim=True) * {a} + {a}.{f2}(dim=({d1}, {d2}), keepdim=True)"]
+            return self.try_add(r.choice(forms))
+        if c < 0.75:  # keepdim mixtures: a reduced value squeezed / unsqueezed against a kept one
+            forms = [f"{a}.{f1}({d1}).unsqueeze({d1}) - {a}.{f2}({d1}, keepdim=True)",
+                     f"{a}.{f1}({d1}, keepdim=True).squeeze({d1}) + {a}.{f2}({d1})",
+                     f"{a}.{f1}({d1}) * {a}.{f2}({d1}, keepdim=True)",
+                     f"{a}.{f1}({d1}, keepdim=True) + {a}.{f2}({d1})"]
+            return self.try_add(r.choice(forms))
+        unb = r.choice(["", ", unbiased=False", ", correction=0"])
+        fn = r.choice(["var", "std"])
+        kd = r.choice(["", ", keepdim=True"])
+        dim = d1 if r.random() < 0.6 else f"({min(d1, d2)}, {max(d1, d2)})"
+        return self.try_add(r.choice([f"{a}.{fn}(dim={dim}{unb}{kd})", f"torch.{fn}({a}, dim={dim}{kd})"]))
+
+    def op_mask(self):
+        """int and bool masks: comparisons combined with &, |, ~; as ints in arithmetic, in where and masked_fill;
+        integer cumsum and counts of a mask. Comparisons only test exact values."""
+        r = self.rng
+        cands = [v for v in self.vars if v.exact and not v.lowp and not v.terminal and not v.aux]
+        if not cands:
+            return None
+        c1 = r.choice(cands)
+        t1 = round(r.uniform(-0.8, 0.8), 1)
+        m = f"({c1.name} {r.choice(['>', '<', '>=', '<='])} {t1})"
+        if r.random() < 0.4:
+            c2 = self.broadcast_partner(c1)
+            if c2.exact and not c2.lowp:
+                t2 = round(r.uniform(-0.8, 0.8), 1)
+                m2 = f"({c2.name} {r.choice(['>', '<'])} {t2})"
+                m = r.choice([f"({m} & {m2})", f"({m} | {m2})", f"torch.logical_and({m}, {m2})",
+                              f"({m} ^ {m2})", f"torch.logical_or({m}, ~{m2})"])
+        if r.random() < 0.2:
+            m = f"(~{m})"
+        shape = c1.shape
+        c = r.random()
+        d = r.randrange(len(shape)) if shape else 0
+        if c < 0.35:
+            x = self.fp32(self.broadcast_partner(c1))
+            y = self.fp32(self.broadcast_partner(x))
+            forms = [(f"torch.where({m}, {x.name}, {y.name})", x.exact and y.exact),
+                     (f"torch.where({m}, {x.name}, -{x.name})", x.exact),
+                     (f"torch.where({m}.int() == 1, {x.name}, 0.5)", x.exact),
+                     (f"{x.name}.masked_fill(~{m}, -1.0)", x.exact),
+                     (f"{x.name} * {m}.int()", x.exact), (f"{x.name} * {m}.float() + {y.name} * (~{m}).float()", False),
+                     (f"torch.where({m}, {x.name} * 2, {y.name} - 1)", False)]
+            expr, exact = r.choice(forms)
+            return self.try_add(expr, exact=exact)
+        if not shape:
+            return self.try_add(f"{m}.float() * 0.5", exact=True)
+        if c < 0.6:  # integer scans of a mask
+            forms = [f"torch.cumsum({m}.int(), dim={d}).float() * 0.125", f"{m}.long().cumsum({d}).float() * 0.125",
+                     f"(torch.cumsum({m}, dim={d}) * 2 - {m}.int()).float() * 0.125",
+                     f"torch.cumsum({m}.int(), dim={d}).flip({d}).float() * 0.125"]
+            return self.try_add(r.choice(forms), exact=True)
+        if c < 0.8:  # counts and integer reductions of a mask
+            forms = [(f"{m}.sum(dim={d}).float() * 0.25", True), (f"{m}.int().sum({d}, keepdim=True).float() * 0.25", True),
+                     (f"{m}.float().mean(dim={d})", False), (f"{m}.int().amax({d}).float()", True),
+                     (f"({m}.int() * 3 - 1).float()", True), (f"{m}.any(dim={d}).float()", True) ,
+                     (f"{m}.all(dim={d}).float()", True)]
+            expr, exact = r.choice(forms)
+            return self.try_add(expr, exact=exact)
+        # a count compared again: where over the rows with more than k set
+        x = self.fp32(self.broadcast_partner(c1))
+        k = r.randint(0, max(1, shape[d] // 2))
+        return self.try_add(f"torch.where({m}.sum(dim={d}, keepdim=True) > {k}, {x.name}, -{x.name})", exact=x.exact)
+
     def op_cast(self):
         r = self.rng
         v = self.pick(terminal=True)
@@ -1038,6 +1346,8 @@ class Generator:
                (self.op_slice, 2), (self.op_scan, 0.5), (self.op_arg, 0.5),
                (self.op_norm, 1.5), (self.op_pool, 1.2), (self.op_scan2, 0.5), (self.op_select, 1),
                (self.op_act, 1.5), (self.op_loss, 1.2), (self.op_conv, 1), (self.op_sdpa, 0.7)]
+        if self.version >= 2:
+            ops += [(self.op_regroup, 5), (self.op_tri, 1), (self.op_reduce2, 2.5), (self.op_mask, 2)]
         fns, weights = zip(*ops)
         steps = r.randint(3, 12)
         made = 0
@@ -1094,6 +1404,20 @@ class Generator:
         )
 
 
+def _primes(n):
+    out, p = [], 2
+    while p * p <= n:
+        while n % p == 0:
+            out.append(p)
+            n //= p
+        p += 1
+    return out + ([n] if n > 1 else [])
+
+
+def _factors(s):
+    return [f for f in range(2, s) if s % f == 0 and f <= 17]
+
+
 def _inverse(perm):
     inv = [0] * len(perm)
     for i, p in enumerate(perm):
@@ -1101,13 +1425,14 @@ def _inverse(perm):
     return inv
 
 
-def generate(seed):
-    """The source of random module `seed` (deterministic for a given torch and Python)."""
+def generate(seed, version=None):
+    """The source of random module `seed` (deterministic for a given torch, Python and generator version:
+    version 1 is the generator before the version-2 operators, for seeds that earlier notes name)."""
     import torch
     state = torch.random.get_rng_state()
     try:
         torch.manual_seed(seed)
-        return Generator(seed).build()
+        return Generator(seed, version).build()
     finally:
         torch.random.set_rng_state(state)
 
@@ -1159,7 +1484,7 @@ def rejection_key(message):
     return re.sub(r"\b(t|p|d)\d+\b|-?\d+(\.\d+)?", "#", message)[:120]
 
 
-def bulk(seeds, jobs, out_dir, tritonize, batch=40):
+def bulk(seeds, jobs, out_dir, tritonize, batch=40, version=None):
     """Converts and runs `seeds`; prints a summary and writes failing sources to out_dir. Returns the failures."""
     import collections
     import concurrent.futures
@@ -1170,7 +1495,7 @@ def bulk(seeds, jobs, out_dir, tritonize, batch=40):
     out_dir.mkdir(parents=True, exist_ok=True)
     sources = {}
     for s in seeds:
-        sources[s] = generate(s)
+        sources[s] = generate(s, version)
         (out_dir / f"rand{s}.py").write_text(sources[s])
 
     def conv(s):
@@ -1235,13 +1560,14 @@ def main(argv):
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", type=Path, default=Path("/tmp/tritonize-random"))
     parser.add_argument("--show", type=int, help="print this seed's source and exit")
+    parser.add_argument("--version", type=int, default=VERSION, help="generator version (1: before op_regroup & co)")
     args = parser.parse_args(argv)
     if args.show is not None:
-        print(generate(args.show), end="")
+        print(generate(args.show, args.version), end="")
         return 0
     import os
     tritonize = Path(os.environ.get("TRITONIZE_BIN", here.parents[1] / "build" / "tritonize"))
-    return 1 if bulk(list(seed_range(args.seeds)), args.jobs, args.out, tritonize) else 0
+    return 1 if bulk(list(seed_range(args.seeds)), args.jobs, args.out, tritonize, version=args.version) else 0
 
 
 if __name__ == "__main__":
