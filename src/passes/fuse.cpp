@@ -613,20 +613,23 @@ class Fuser {
 
   bool two_axes_members(const Group& grp) const {
     if (grp.kind != GroupKind::Reduction || !grp.axes2.empty() || grp.axes.empty() || !grp.cats.empty()) return false;
-    const int64_t full = numel(grp.space);
-    auto in_group = [&](const Node* n) { return group_of(n) == grp.id; };
+    // The group's values computed from one of its reductions (nodes are in graph order). Told apart by this, not
+    // by their size: a reduction over unit dims keeps the space's size (x.var(1) of an [N, 1] x).
+    std::set<const Node*> reduced;
     for (const Node* n : grp.nodes) {
+      bool reads_reduction = false;
+      for (const Node* src : n->src) reads_reduction = reads_reduction || reduced.count(view_root(src)) > 0;
       if (op_kind(n->op) == OpKind::Reduce) {
         bool kind = n->op == Op::Sum || n->op == Op::Prod || n->op == Op::Max || n->op == Op::Min;
         if (!kind || !is_floating(n->src[0]->dtype) || n->src[0]->shape != grp.space) return false;
+        if (reads_reduction) return false;  // (a reduction of a reduction's consumer)
+        reduced.insert(n);
         continue;
       }
       if (!is_pointwise(n->op)) return false;
-      if (n->shape != grp.space) continue;  // (a value of the reduced shape)
-      for (const Node* src : n->src) {
-        const Node* root = view_root(src);
-        if (in_group(root) && numel(root->shape) != full) return false;  // (a full-size value reading a reduction)
-      }
+      if (!reads_reduction) continue;
+      if (n->shape == grp.space) return false;  // (a full-size value reading a reduction)
+      reduced.insert(n);
     }
     return true;
   }
