@@ -6,6 +6,7 @@
 
 #include "trace/interp.h"
 #include "trace/pooling.h"
+#include "trace/shape_functions.h"
 #include "trace/tensor_ops.h"
 
 namespace tz::tracer {
@@ -390,14 +391,14 @@ Value randperm_fn(Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
                "torch.randperm", a, loc);
 }
 
-// Deterministic tensors that forward() cannot build yet (no iota op): shape-only, and
-// replayed in __init__.
+// Deterministic tensors that forward() cannot build yet: shape-only, and replayed in __init__.
 void no_forward(Interp& in, const std::string& name, SourceLoc loc) {
   if (in.phase == Phase::Forward) fail(loc, name + " in forward() is not supported yet");
 }
 
+// torch.arange(end), (start, end, step=1): ceil((end - start) / step) values (computed in double, as ATen
+// does), int64 when start, end and step are all ints, else the default float type (float32).
 Value arange_fn(Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
-  no_forward(in, "torch.arange", loc);
   Bound b = bind(in, a, "torch.arange", {"start", "end=", "step=", FACTORY_KWARGS}, loc);
   Value start = Value::integer(0), end = b[0], step = Value::integer(1);
   if (b.has(1)) {
@@ -410,7 +411,13 @@ Value arange_fn(Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
   if (st == 0) fail(loc, "torch.arange: step must be nonzero");
   int64_t n = std::max<int64_t>(0, static_cast<int64_t>(std::ceil((e - s) / st)));
   bool ints = start.is_int_like() && end.is_int_like() && step.is_int_like();
-  return created(in, {n}, opt_dtype(b, 3, ints ? DType::Int64 : DType::Float32, "torch.arange", loc), 0, loc);
+  DType dtype = opt_dtype(b, 3, ints ? DType::Int64 : DType::Float32, "torch.arange", loc);
+  if (in.phase == Phase::Forward) {
+    check_shape({n}, loc);
+    if (n == 0) fail(loc, "torch.arange: this range is empty: tensors with no elements are not supported");
+    return t_arange(in, start, step, n, dtype, loc);
+  }
+  return created(in, {n}, dtype, 0, loc);
 }
 
 Value linspace_fn(Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
@@ -1142,6 +1149,75 @@ void register_torch(Interp& in) {
     shape.insert(shape.end(), sizes.begin(), sizes.end());
     shape.insert(shape.end(), t->shape.begin() + d + 1, t->shape.end());
     return t_reshape(in, b[0], shape, loc);
+  });
+
+  // pieces (tuples of views) and shape functions (shape_functions.cpp)
+  def_both(in, "chunk", [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+    Bound b = bind(in, a, "chunk", {"input", "chunks", "dim="}, loc);
+    return t_chunk(in, b[0], to_int(b[1], "chunk chunks", loc), b.has(2) ? to_int(b[2], "chunk dim", loc) : 0, loc);
+  });
+  // torch.split(tensor, split_size_or_sections, dim=0) and Tensor.split(split_size, dim=0): an int or sizes.
+  for (bool method : {false, true}) {
+    const char* sizes_name = method ? "split_size" : "split_size_or_sections";
+    Fn fn = [sizes_name](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+      Bound b = bind(in, a, "split", {"tensor", sizes_name, "dim="}, loc);
+      int64_t dim = b.has(2) ? to_int(b[2], "split dim", loc) : 0;
+      if (b[1].is_seq()) return t_split_sizes(in, b[0], to_int_list(b[1], "split sizes", loc), dim, loc);
+      return t_split(in, b[0], to_int(b[1], "split split_size", loc), dim, "split", loc);
+    };
+    if (method) def_method(in, "split", fn);
+    else def_fn(in, "torch.split", fn);
+  }
+  def_both(in, "unbind", [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+    Bound b = bind(in, a, "unbind", {"input", "dim="}, loc);
+    return t_unbind(in, b[0], b.has(1) ? to_int(b[1], "unbind dim", loc) : 0, loc);
+  });
+  def_fn(in, "torch.nn.functional.pad", [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+    Bound b = bind(in, a, "F.pad", {"input", "pad", "mode=", "value="}, loc);
+    std::string mode = b.has(2) ? to_str(b[2], "F.pad mode", loc) : "constant";
+    double value = b.has(3) ? to_float(b[3], "F.pad value", loc) : 0.0;
+    return t_pad(in, b[0], to_int_list(b[1], "F.pad pad", loc), mode, value, loc);
+  });
+  def_both(in, "roll", [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+    Bound b = bind(in, a, "roll", {"input", "shifts", "dims="}, loc);
+    return t_roll(in, b[0], to_int_list(b[1], "roll shifts", loc), dims_arg(b[2], "roll dims", loc), loc);
+  });
+  // Tensor.repeat(*repeats) (or one tuple, or repeats=); torch.tile(input, dims) and Tensor.tile(*dims).
+  in.tensor_methods["repeat"] = [](Interp& in, const Value& self, CallArgs& a, SourceLoc loc) {
+    if (a.kw.size() == 1 && a.kw[0].first == "repeats" && a.pos.empty()) {
+      return t_repeat(in, self, to_int_list(a.kw[0].second, "Tensor.repeat", loc), false, loc);
+    }
+    return t_repeat(in, self, varargs_ints(a, "Tensor.repeat", loc), false, loc);
+  };
+  def_fn(in, "torch.tile", [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+    Bound b = bind(in, a, "torch.tile", {"input", "dims"}, loc);
+    return t_repeat(in, b[0], to_int_list(b[1], "torch.tile dims", loc), true, loc);
+  });
+  in.tensor_methods["tile"] = [](Interp& in, const Value& self, CallArgs& a, SourceLoc loc) {
+    return t_repeat(in, self, varargs_ints(a, "Tensor.tile", loc), true, loc);
+  };
+  def_fn(in, "torch.nn.functional.one_hot", [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+    Bound b = bind(in, a, "F.one_hot", {"tensor", "num_classes="}, loc);
+    return t_one_hot(in, b[0], b.has(1) ? to_int(b[1], "F.one_hot num_classes", loc) : -1, loc);
+  });
+  def_both(in, "count_nonzero", [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+    Bound b = bind(in, a, "count_nonzero", {"input", "dim="}, loc);
+    return t_count_nonzero(in, b[0], dims_arg(b[1], "count_nonzero dim", loc), loc);
+  });
+  for (const char* name : {"outer", "ger"}) {
+    std::string n = name;
+    def_both(in, name, [n](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+      Bound b = bind(in, a, n, {"input", "vec2"}, loc);
+      return t_outer(in, b[0], b[1], "torch." + n, loc);
+    });
+  }
+  def_both(in, "dot", [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+    Bound b = bind(in, a, "dot", {"input", "tensor"}, loc);
+    return t_dot(in, b[0], b[1], "torch.dot", loc);
+  });
+  def_both(in, "inner", [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+    Bound b = bind(in, a, "inner", {"input", "other"}, loc);
+    return t_inner(in, b[0], b[1], loc);
   });
 
   // GEMMs
