@@ -286,11 +286,16 @@ Value t_arange(Interp& in, const Value& start, const Value& step, int64_t n, DTy
     Value v = i;
     if (st != 1) v = t_binary(in, Op::Mul, v, Value::integer(st), loc);
     if (s != 0) v = t_binary(in, Op::Add, v, Value::integer(s), loc);
-    return t_cast(in, v, dtype, loc);
+    v = t_cast(in, v, dtype, loc);
+    // A bare iota is no value in memory: fusion maps only views that keep its indices (a reshape, an expand), so
+    // torch.arange(n) is its copy, which a flip, a slice or a pad can read like any computed value.
+    const Node* n = tensor_of(v)->node;
+    return n->op == Op::Iota ? from_node(in, in.graph->unary(Op::Copy, n, loc)) : v;
   }
   // ATen's CUDA kernel (RangeFactories.cu): `xstart + xstep * ind` in the accumulate type, float32 for float32,
   // float16 and bfloat16 results (start and step rounded to float32 first), then rounded to the result's type.
-  // (Its CPU kernel computes in double: within an ulp of this.)
+  // (Its CPU kernel differs: float32 in double, 16-bit types from a base rounded to the type every vector of
+  // values; within an ulp of the 16-bit type of this.)
   Value v = t_cast(in, i, DType::Float32, loc);
   auto f32 = [](double d) { return Value::floating(static_cast<double>(static_cast<float>(d))); };
   if (step.as_double() != 1.0) v = t_binary(in, Op::Mul, v, f32(step.as_double()), loc);

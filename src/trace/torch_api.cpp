@@ -396,8 +396,10 @@ void no_forward(Interp& in, const std::string& name, SourceLoc loc) {
   if (in.phase == Phase::Forward) fail(loc, name + " in forward() is not supported yet");
 }
 
-// torch.arange(end), (start, end, step=1): ceil((end - start) / step) values (computed in double, as ATen
-// does), int64 when start, end and step are all ints, else the default float type (float32).
+// torch.arange(end), (start, end, step=1): int64 when start, end and step are all ints, else the default float
+// type (float32); the size as ATen's arange computes it (RangeFactories.cpp): for int64 results from start, end
+// and step truncated to int64, ceil((end - start + step - sign(step)) / step) in integer arithmetic (so
+// arange(0, 5, 1.5, dtype=torch.int64) has 5 values), for the others ceil((end - start) / step) in double.
 Value arange_fn(Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
   Bound b = bind(in, a, "torch.arange", {"start", "end=", "step=", FACTORY_KWARGS}, loc);
   Value start = Value::integer(0), end = b[0], step = Value::integer(1);
@@ -408,10 +410,20 @@ Value arange_fn(Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
   if (b.has(2)) step = b[2];
   double s = to_float(start, "torch.arange", loc), e = to_float(end, "torch.arange", loc);
   double st = to_float(step, "torch.arange", loc);
-  if (st == 0) fail(loc, "torch.arange: step must be nonzero");
-  int64_t n = std::max<int64_t>(0, static_cast<int64_t>(std::ceil((e - s) / st)));
   bool ints = start.is_int_like() && end.is_int_like() && step.is_int_like();
   DType dtype = opt_dtype(b, 3, ints ? DType::Int64 : DType::Float32, "torch.arange", loc);
+  if (!std::isfinite(s) || !std::isfinite(e) || !std::isfinite(st)) fail(loc, "torch.arange: unsupported range (not finite)");
+  int64_t n = 0;
+  if (dtype == DType::Int64) {
+    int64_t is = static_cast<int64_t>(s), ie = static_cast<int64_t>(e), ist = static_cast<int64_t>(st);
+    if (ist == 0) fail(loc, "torch.arange: step must be nonzero");
+    if ((ist > 0 && ie < is) || (ist < 0 && ie > is)) fail(loc, "torch.arange: upper bound and larger bound inconsistent with step sign");
+    n = (ie - is + ist - (ist > 0 ? 1 : -1)) / ist;
+  } else {
+    if (st == 0) fail(loc, "torch.arange: step must be nonzero");
+    if ((st > 0 && e < s) || (st < 0 && e > s)) fail(loc, "torch.arange: upper bound and larger bound inconsistent with step sign");
+    n = static_cast<int64_t>(std::ceil((e - s) / st));
+  }
   if (in.phase == Phase::Forward) {
     check_shape({n}, loc);
     if (n == 0) fail(loc, "torch.arange: this range is empty: tensors with no elements are not supported");
