@@ -215,8 +215,11 @@ Value t_pad(Interp& in, const Value& x, const std::vector<int64_t>& pad, const s
     return n;
   };
   const Node* body = padded(node_of(tensor_of(cur), loc));
-  if (fill == 0.0 || body->shape == tensor_of(cur)->shape) return from_node(in, body);
   const Shape& inner = tensor_of(cur)->shape;
+  if (body->shape == inner) return cur;
+  // (a pad is only ever read directly by a pointwise op, ops.def: the zero pad is read by a copy, which a
+  // pointwise consumer inlines and any later view sees as a computed value)
+  if (fill == 0.0) return from_node(in, g.unary(Op::Copy, body, loc));
   const Node* ones = g.expand(g.reshape(g.constant(1.0, DType::Bool), Shape(inner.size(), 1), loc), inner, loc);
   return from_node(in, g.where(padded(ones), body, g.constant(fill, t->dtype), loc));
 }

@@ -29,6 +29,7 @@ CASES = [
     ("F.pad(x, [1, 1, 2, 0, 1, 1], 'constant', -1.5)", "torch.randn(2, 3, 5)", "x"),
     ("F.pad(x, (-1, 2, -2, -1), value=torch.inf) - 1", "torch.randn(6, 7)", "x"),
     ("F.pad(x * 2, (0, 0, 1, 1), mode='constant')", "torch.randn(3, 4, 5).permute(2, 0, 1)", "x"),
+    ("F.pad(x * 2, (0, 0, 2, 1))[:, 1:-2] + F.pad(x, (1, 1), value=3.0)[..., 2:]", "torch.randn(2, 5, 4)", "x"),
     ("F.pad(x, (1, 1), value=2.7)", "torch.randint(0, 5, (3, 4))", "x"),
     ("F.pad(x > 0, (1, 0), value=True).float()", "torch.randn(3, 4)", "x"),
     ("F.pad(torch.log(x), (1, 1, 1, 0), value=float('nan'))", "torch.randn(3, 4)", "x"),
