@@ -83,6 +83,15 @@ struct Options {
   }
 };
 
+// A tensor argument that eager PyTorch requires in the input's type (cross_entropy's and nll_loss's weight,
+// binary_cross_entropy's target).
+void need_same_type(const Options& o, const char* name, const TensorObj* t, const TensorObj* input) {
+  if (t->dtype != input->dtype) {
+    fail(o.loc, o.fn + ": " + name + " of type " + torch_dtype_name(t->dtype) + " for an input of type " +
+                    torch_dtype_name(input->dtype) + " (eager PyTorch requires the input's type)");
+  }
+}
+
 // (elementwise loss of input and target, both float32 tensors broadcast together; `type` the loss's own: ATen's
 // kernels compute in it, so a 16-bit difference is rounded to it before it is squared, as eager's is)
 Value pointwise_loss(Interp& in, const Options& o, const Value& x, const Value& y, DType type) {
@@ -200,6 +209,7 @@ Value cross_entropy_loss(Interp& in, const Options& o, const std::vector<Value>&
       fail(loc, o.fn + ": weight must be a 1-D tensor of the " + std::to_string(C) + " classes, got " +
                     shape_str(w->shape));
     }
+    need_same_type(o, "weight", w, ti);
   }
   DType out = ti->dtype;
   Value x = compute_type(in, t[0], loc);
@@ -316,6 +326,7 @@ Value nll_loss(Interp& in, const Options& o, const std::vector<Value>& t) {
       fail(loc, o.fn + ": weight must be a 1-D tensor of the " + std::to_string(C) + " classes, got " +
                     shape_str(wt->shape));
     }
+    need_same_type(o, "weight", wt, ti);
     std::vector<int64_t> ws(static_cast<size_t>(rank - axis), 1);
     ws[0] = C;
     w = t_reshape(in, compute_type(in, weight, loc), ws, loc);
@@ -370,9 +381,10 @@ Value binary_cross_entropy(Interp& in, const Options& o, const std::vector<Value
   if (tt->shape != ti->shape) {
     fail(loc, o.fn + ": the target's shape " + shape_str(tt->shape) + " must be the input's " + shape_str(ti->shape));
   }
+  need_same_type(o, "target", tt, ti);
   Value weight = loss_weight(in, o, "weight", ti, loc);
-  DType type = promote(ti->dtype, tt->dtype);
-  Value x = t_cast(in, t[0], type, loc), y = t_cast(in, t[1], type, loc);
+  DType type = ti->dtype;
+  Value x = t[0], y = t[1];
   auto in_type = [&](const Value& v) { return type == DType::Float32 ? v : t_cast(in, v, type, loc); };
   // (log1p in float32, rounded once, as c10's 16-bit log1p does)
   Value neg = t_unary(in, Op::Neg, compute_type(in, x, loc), loc);

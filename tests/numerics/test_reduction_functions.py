@@ -159,6 +159,10 @@ def test_reduction_functions(tmp_path):
     ("F.threshold(x.half(), 0.3, 1.0)", "threshold 0.3 of a torch.float16 tensor: it rounds to 0.300048828125"),
     ("F.nll_loss(x, x)", "F.nll_loss: targets must be class indices of type torch.int64"),
     ("F.binary_cross_entropy(torch.sigmoid(x), x[0])", "F.binary_cross_entropy: the target's shape [6]"),
+    ("F.binary_cross_entropy(torch.sigmoid(x).half(), x)", "F.binary_cross_entropy: target of type torch.float32 "
+     "for an input of type torch.float16"),
+    ("F.nll_loss(x.half(), x[:, 0].long(), weight=x[0])", "F.nll_loss: weight of type torch.float32 for an input of "
+     "type torch.float16"),
 ])
 def test_rejected(tmp_path, forward, message):
     import subprocess
