@@ -634,8 +634,8 @@ Value construct_builtin_module(Interp& in, ClassObj* cls, CallArgs& a, SourceLoc
       return as_value(m);
     }
     case ModuleKind::Loss: {
-      // Options become attributes of PyTorch's names (self.loss.reduction); CrossEntropyLoss's weight is a
-      // buffer, as in _WeightedLoss, so that it is replayed and in the state dict.
+      // Options become attributes of PyTorch's names (self.loss.reduction); a weight (and BCEWithLogitsLoss's
+      // pos_weight) is a buffer, as in _WeightedLoss, so that it is replayed and in the state dict.
       const LossSpec* spec = find_loss_module(cls->name);
       TZ_ASSERT(spec != nullptr, "loss module without a spec: " + cls->name);
       std::vector<const LossOption*> opts;
@@ -649,19 +649,20 @@ Value construct_builtin_module(Interp& in, ClassObj* cls, CallArgs& a, SourceLoc
       InstanceObj* m = new_module(in, cls);
       for (size_t i = 0; i < opts.size(); ++i) {
         Value v = b.given[i] ? b[i] : loss_default(in, *opts[i]);
-        if (std::string(opts[i]->name) == "weight") {
-          if (!v.is_none()) in.register_buffer(m, "weight", v, true, false, loc);
+        if (std::string(opts[i]->name) == "weight" || std::string(opts[i]->name) == "pos_weight") {
+          if (!v.is_none()) in.register_buffer(m, opts[i]->name, v, true, false, loc);
           continue;
         }
         set_plain(m, opts[i]->attr, v);
       }
       return as_value(m);
     }
-    case ModuleKind::Softmax:
+    case ModuleKind::Softmax:  // (also nn.Softmin and nn.GLU: one `dim` option; GLU's defaults to -1)
     case ModuleKind::LogSoftmax: {
       Bound b = bind(in, a, name, {"dim="}, loc);
       InstanceObj* m = new_module(in, cls);
-      set_plain(m, "dim", b.has(0) ? Value::integer(to_int(b[0], name + " dim", loc)) : Value::none());
+      Value dflt = cls->name == "GLU" ? Value::integer(-1) : Value::none();
+      set_plain(m, "dim", b.has(0) ? Value::integer(to_int(b[0], name + " dim", loc)) : dflt);
       return as_value(m);
     }
     case ModuleKind::Flatten: {
@@ -837,9 +838,9 @@ Value call_builtin_module(Interp& in, InstanceObj* m, CallArgs& a, SourceLoc loc
       for (const LossOption& o : spec->options) {
         if (!o.in_module) {
           opts.push_back(Value::none());
-        } else if (std::string(o.name) == "weight") {
-          AttrEntry* e = m->find("weight");
-          opts.push_back(e && e->slot == Slot::Buffer ? in.get_attr(self, "weight", loc) : Value::none());
+        } else if (std::string(o.name) == "weight" || std::string(o.name) == "pos_weight") {
+          AttrEntry* e = m->find(o.name);
+          opts.push_back(e && e->slot == Slot::Buffer ? in.get_attr(self, o.name, loc) : Value::none());
         } else {
           opts.push_back(plain(m, o.attr));
         }
@@ -852,6 +853,8 @@ Value call_builtin_module(Interp& in, InstanceObj* m, CallArgs& a, SourceLoc loc
       Value x = input();
       Value dim = plain(m, "dim");
       if (dim.is_none()) fail(loc, name + "() without dim is not supported (the implicit choice of dim is deprecated)");
+      if (m->cls->name == "GLU") return t_glu(in, x, dim.as_int(), loc);
+      if (m->cls->name == "Softmin") x = t_unary(in, Op::Neg, x, loc);  // softmax(-x), as nn.Softmin computes it
       return t_softmax(in, m->cls->module == ModuleKind::Softmax ? Op::Softmax : Op::LogSoftmax, x, dim.as_int(), loc);
     }
     case ModuleKind::Flatten:
@@ -912,6 +915,8 @@ void register_nn(Interp& in) {
                                                       {"Tanh", ModuleKind::Tanh},
                                                       {"Softmax", ModuleKind::Softmax},
                                                       {"LogSoftmax", ModuleKind::LogSoftmax},
+                                                      {"Softmin", ModuleKind::Softmax},
+                                                      {"GLU", ModuleKind::Softmax},
                                                       {"Identity", ModuleKind::Identity},
                                                       {"Flatten", ModuleKind::Flatten},
                                                       {"Dropout", ModuleKind::Dropout},

@@ -139,9 +139,10 @@ Fn max_min(Op reduce_op, Op pair_op, Op arg_op, const std::string& name) {
 }
 
 // torch.var / torch.std: (input, dim=None, *, correction=1, keepdim=False), the older (input, dim, unbiased,
-// keepdim=False) and (input, unbiased): a bool second argument is `unbiased`.
-Fn variance(bool std_dev) {
-  const std::string name = std_dev ? "std" : "var";
+// keepdim=False) and (input, unbiased): a bool second argument is `unbiased`. torch.var_mean / torch.std_mean take
+// the same arguments and return the tuple (var or std, mean).
+Fn variance(bool std_dev, bool with_mean = false) {
+  const std::string name = std::string(std_dev ? "std" : "var") + (with_mean ? "_mean" : "");
   return [=](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
     Bound b = bind(in, a, name, {"input", "dim=", "unbiased=", "keepdim=", "correction="}, loc);
     Value dim = b[1];
@@ -154,9 +155,31 @@ Fn variance(bool std_dev) {
     if (b.has(2)) unbiased = to_bool(b[2], name + " unbiased", loc);
     if (unbiased && b.has(4)) fail(loc, name + "(): unbiased and correction cannot both be given");
     double correction = b.has(4) ? to_float(b[4], name + " correction", loc) : (unbiased.value_or(true) ? 1.0 : 0.0);
-    return t_var(in, b[0], dims_arg(dim, name + " dim", loc), correction, opt_bool(b, 3, false, name, loc), std_dev,
-                 loc);
+    auto [v, mean] = t_var_mean(in, b[0], dims_arg(dim, name + " dim", loc), correction,
+                                opt_bool(b, 3, false, name, loc), std_dev, loc);
+    return with_mean ? in.tuple({v, mean}) : v;
   };
+}
+
+// torch.logsumexp / Tensor.logsumexp(input, dim, keepdim=False)
+Value logsumexp_fn(Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+  Bound b = bind(in, a, "logsumexp", {"input", "dim", "keepdim="}, loc);
+  return t_logsumexp(in, b[0], dims_arg(b[1], "logsumexp dim", loc), opt_bool(b, 2, false, "logsumexp", loc), loc);
+}
+
+// F.softmin(input, dim, _stacklevel, dtype): softmax(-input) (torch/nn/functional.py negates before the cast).
+Value softmin_fn(Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+  Bound b = bind(in, a, "F.softmin", {"input", "dim=", "_stacklevel=", "dtype="}, loc);
+  if (!b.has(1)) fail(loc, "F.softmin: dim is required (the implicit choice of dim is deprecated)");
+  Value x = t_unary(in, Op::Neg, b[0], loc);
+  if (b.has(3)) x = t_cast(in, x, to_dtype(b[3], "F.softmin", loc), loc);
+  return t_softmax(in, Op::Softmax, x, to_int(b[1], "F.softmin dim", loc), loc);
+}
+
+// F.glu(input, dim=-1)
+Value glu_fn(Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+  Bound b = bind(in, a, "F.glu", {"input", "dim="}, loc);
+  return t_glu(in, b[0], b.has(1) ? to_int(b[1], "F.glu dim", loc) : -1, loc);
 }
 
 Fn arg_reduce(Op op, const std::string& name) {
@@ -837,7 +860,8 @@ Value tensor_attr(Interp& in, const Value& self, const std::string& name, Source
 
 void register_torch(Interp& in) {
   for (const char* ns :
-       {"torch", "torch.nn", "torch.nn.functional", "torch.nn.init", "torch.linalg", "torch.cuda", "math", "collections"}) {
+       {"torch", "torch.nn", "torch.nn.functional", "torch.nn.init", "torch.linalg", "torch.special", "torch.cuda", "math",
+        "collections"}) {
     in.registry[ns] = in.namespace_value(ns);
   }
   const std::pair<const char*, DType> dtypes[] = {
@@ -983,6 +1007,12 @@ void register_torch(Interp& in) {
   def_both(in, "mean", reduce(Op::Mean, "mean"));
   def_both(in, "prod", reduce(Op::Prod, "prod"));
   def_both(in, "var", variance(false));
+  def_fn(in, "torch.var_mean", variance(false, true));
+  def_fn(in, "torch.std_mean", variance(true, true));
+  def_both(in, "logsumexp", logsumexp_fn);
+  def_fn(in, "torch.special.logsumexp", logsumexp_fn);
+  def_fn(in, "torch.nn.functional.softmin", softmin_fn);
+  def_fn(in, "torch.nn.functional.glu", glu_fn);
   def_both(in, "std", variance(true));
   def_both(in, "amax", amax(Op::Max, "amax"));
   def_both(in, "amin", amax(Op::Min, "amin"));
@@ -1272,10 +1302,10 @@ void register_torch(Interp& in) {
     def_fn(in, std::string("torch.nn.functional.") + spec.function,
            activation_fn(spec, std::string("F.") + spec.function));
   }
-  // torch.selu / torch.celu exist too (the other activations are only in torch.nn.functional).
+  // torch.selu / torch.celu / torch.threshold exist too (the other activations are only in torch.nn.functional).
   for (const ActivationSpec& spec : activation_specs()) {
     std::string f = spec.function;
-    if (f == "selu" || f == "celu") def_fn(in, "torch." + f, activation_fn(spec, "torch." + f));
+    if (f == "selu" || f == "celu" || f == "threshold") def_fn(in, "torch." + f, activation_fn(spec, "torch." + f));
   }
   def_fn(in, "torch.nn.functional.dropout", dropout_fn);
   register_pooling(in);
