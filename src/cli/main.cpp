@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "driver/pipeline.h"
+#include "trace/trace.h"
 
 namespace fs = std::filesystem;
 
@@ -22,7 +23,8 @@ const char* kUsage =
     "usage: tritonize convert MODEL.py [-o OUT.py] [--class NAME] [--set NAME=VALUE]...\n"
     "                         [--emit=ast|graph|kernels|triton] [--dump-after=PASS]\n"
     "       tritonize check MODEL.py [--set NAME=VALUE]... [harness options]\n"
-    "       tritonize bench PATHS... [harness options]   (see python3 -m tritonize.bench --help)\n";
+    "       tritonize bench PATHS... [harness options]   (see python3 -m tritonize.bench --help)\n"
+    "       tritonize ops                                 (the PyTorch functions, modules and Tensor methods known)\n";
 
 int usage_error(const std::string& message) {
   std::cerr << "tritonize: error: " << message << "\n" << kUsage;
@@ -201,6 +203,11 @@ int main(int argc, char** argv) {
   std::string command = args[0];
   args.erase(args.begin());
   std::string error;
+  if (command == "ops") {
+    if (!args.empty()) return usage_error("ops takes no arguments");
+    for (const std::string& name : tz::supported_api()) std::cout << name << "\n";
+    return 0;
+  }
   if (command == "convert") {
     ConvertArgs ca;
     if (!parse_convert_args(args, false, ca, error)) return usage_error(error);

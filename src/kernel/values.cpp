@@ -305,6 +305,8 @@ const TExpr* ValueEmitter::compute(const Node* n, const std::vector<int>& map) {
     }
   }
   if (root->op == Op::Const) {
+    // A padded true (F.pad's mask of where the input lies) is the range test itself, a bool.
+    if (inside && root->dtype == DType::Bool && root->attr.f != 0.0) return inside;
     const TExpr* c = is_floating(root->dtype) ? b_.f(root->attr.f) : b_.i(static_cast<int64_t>(root->attr.f));
     return inside && root->attr.f != 0.0 ? b_.op(TOp::Where, {inside, c, zero}) : c;
   }

@@ -83,6 +83,15 @@ struct Options {
   }
 };
 
+// A tensor argument that eager PyTorch requires in the input's type (cross_entropy's and nll_loss's weight,
+// binary_cross_entropy's target).
+void need_same_type(const Options& o, const char* name, const TensorObj* t, const TensorObj* input) {
+  if (t->dtype != input->dtype) {
+    fail(o.loc, o.fn + ": " + name + " of type " + torch_dtype_name(t->dtype) + " for an input of type " +
+                    torch_dtype_name(input->dtype) + " (eager PyTorch requires the input's type)");
+  }
+}
+
 // (elementwise loss of input and target, both float32 tensors broadcast together; `type` the loss's own: ATen's
 // kernels compute in it, so a 16-bit difference is rounded to it before it is squared, as eager's is)
 Value pointwise_loss(Interp& in, const Options& o, const Value& x, const Value& y, DType type) {
@@ -200,6 +209,7 @@ Value cross_entropy_loss(Interp& in, const Options& o, const std::vector<Value>&
       fail(loc, o.fn + ": weight must be a 1-D tensor of the " + std::to_string(C) + " classes, got " +
                     shape_str(w->shape));
     }
+    need_same_type(o, "weight", w, ti);
   }
   DType out = ti->dtype;
   Value x = compute_type(in, t[0], loc);
@@ -284,6 +294,133 @@ Value cross_entropy_loss(Interp& in, const Options& o, const std::vector<Value>&
   Value nll_mean = div(in, nll_sum, count, loc);
   Value smooth_mean = eps > 0 ? div(in, smooth_sum, count, loc) : Value();
   return t_cast(in, mix(nll_mean, smooth_mean), out, loc);
+}
+
+// nll_loss(input = log-probabilities [N, C, ...] or [C], class-index target): -w[t] * input[t] per element, 0 where
+// the target is ignore_index; 'mean' divides the sum by the sum of the targets' weights (their count unweighted:
+// NaN when every target is ignored, as eager's 0 / 0). The target's value is picked by comparing the class index
+// with it inside the class reduction, as cross_entropy does.
+Value nll_loss(Interp& in, const Options& o, const std::vector<Value>& t) {
+  SourceLoc loc = o.loc;
+  TensorObj* ti = need_float(t[0], o.fn, "input", loc);
+  TensorObj* tt = need_tensor(t[1], o.fn + " target", loc);
+  std::string reduction = o.reduction();
+  int rank = ti->rank();
+  if (rank == 0) fail(loc, o.fn + ": the input must have at least one dim (the classes)");
+  int axis = rank == 1 ? 0 : 1;
+  int64_t C = ti->shape[static_cast<size_t>(axis)];
+  if (tt->dtype != DType::Int64) {
+    fail(loc, o.fn + ": targets must be class indices of type torch.int64 (long), got " + torch_dtype_name(tt->dtype));
+  }
+  Shape want = ti->shape;
+  want.erase(want.begin() + axis);
+  if (tt->shape != want) {
+    fail(loc, o.fn + ": targets of shape " + shape_str(want) + " expected for an input of shape " +
+                  shape_str(ti->shape) + ", got " + shape_str(tt->shape));
+  }
+  const Value& weight = o.get("weight");
+  Value w;
+  if (!weight.is_none()) {
+    TensorObj* wt = need_float(weight, o.fn, "weight", loc);
+    if (wt->shape != Shape{C}) {
+      fail(loc, o.fn + ": weight must be a 1-D tensor of the " + std::to_string(C) + " classes, got " +
+                    shape_str(wt->shape));
+    }
+    need_same_type(o, "weight", wt, ti);
+    std::vector<int64_t> ws(static_cast<size_t>(rank - axis), 1);
+    ws[0] = C;
+    w = t_reshape(in, compute_type(in, weight, loc), ws, loc);
+  }
+  int64_t ignore = to_int(o.get("ignore_index"), o.fn + " ignore_index", loc);
+  DType out = ti->dtype;
+  Value x = compute_type(in, t[0], loc);
+  Value target = t_unsqueeze(in, t[1], axis, loc);                                     // [N, 1, ...]
+  Value hit = t_binary(in, Op::Eq, class_index(in, C, axis, rank, loc), target, loc);  // [N, C, ...]
+  Value valid = t_binary(in, Op::Ne, target, Value::integer(ignore), loc);
+  Value picked = sum_dim(in, t_where(in, hit, x, f32(0.0), loc), axis, true, loc);
+  Value wt = t_cast(in, valid, DType::Float32, loc);  // the target's weight, 0 where ignored
+  if (!weight.is_none()) wt = t_where(in, valid, sum_dim(in, t_where(in, hit, w, f32(0.0), loc), axis, true, loc), f32(0.0), loc);
+  Value loss = t_where(in, valid, t_unary(in, Op::Neg, mul(in, picked, wt, loc), loc), f32(0.0), loc);
+  if (reduction == "none") return t_cast(in, t_squeeze(in, loss, std::vector<int64_t>{axis}, loc), out, loc);
+  Value total = sum_all(in, loss, loc);
+  if (reduction == "mean") total = div(in, total, sum_all(in, wt, loc), loc);
+  return t_cast(in, total, out, loc);
+}
+
+// log1p(v) to a few ulps without a log1p function: log(u) * (v / (u - 1)) with u = 1 + v, whose rounding the
+// quotient cancels, and v itself where u rounds to 1 (Goldberg, "What every computer scientist should know about
+// floating-point arithmetic", theorem 4).
+Value log1p_of(Interp& in, const Value& v, SourceLoc loc) {
+  Value u = add(in, f32(1.0), v, loc);
+  Value q = div(in, v, sub(in, u, f32(1.0), loc), loc);
+  Value r = mul(in, t_unary(in, Op::Log, u, loc), q, loc);
+  return t_where(in, t_binary(in, Op::Eq, u, f32(1.0), loc), v, r, loc);
+}
+
+// The weight of binary_cross_entropy(_with_logits): any shape that broadcasts to the input's.
+Value loss_weight(Interp& in, const Options& o, const char* name, const TensorObj* input, SourceLoc loc) {
+  const Value& weight = o.get(name);
+  if (weight.is_none()) return Value();
+  TensorObj* w = need_float(weight, o.fn, name, loc);
+  Shape joint;
+  if (!broadcast_shapes(w->shape, input->shape, joint) || joint != input->shape) {
+    fail(loc, o.fn + ": " + name + " of shape " + shape_str(w->shape) + " does not broadcast to the input's shape " +
+                  shape_str(input->shape));
+  }
+  return weight;
+}
+
+// binary_cross_entropy(input = probabilities, target): (t - 1) * max(log1p(-x), -100) - t * max(log(x), -100),
+// ATen's CUDA kernel, which computes in the input's type (a 16-bit input rounds after each step, as here: each
+// step below is an op of that type), times the weight; 'mean' over every element.
+Value binary_cross_entropy(Interp& in, const Options& o, const std::vector<Value>& t) {
+  SourceLoc loc = o.loc;
+  TensorObj* ti = need_float(t[0], o.fn, "input", loc);
+  TensorObj* tt = need_float(t[1], o.fn, "target", loc);
+  std::string reduction = o.reduction();
+  if (tt->shape != ti->shape) {
+    fail(loc, o.fn + ": the target's shape " + shape_str(tt->shape) + " must be the input's " + shape_str(ti->shape));
+  }
+  need_same_type(o, "target", tt, ti);
+  Value weight = loss_weight(in, o, "weight", ti, loc);
+  DType type = ti->dtype;
+  Value x = t[0], y = t[1];
+  auto in_type = [&](const Value& v) { return type == DType::Float32 ? v : t_cast(in, v, type, loc); };
+  // (log1p in float32, rounded once, as c10's 16-bit log1p does)
+  Value neg = t_unary(in, Op::Neg, compute_type(in, x, loc), loc);
+  Value log_1mx = t_binary(in, Op::Maximum, in_type(log1p_of(in, neg, loc)), f32(-100.0), loc);
+  Value log_x = t_binary(in, Op::Maximum, t_unary(in, Op::Log, x, loc), f32(-100.0), loc);
+  Value loss = sub(in, mul(in, sub(in, y, f32(1.0), loc), log_1mx, loc), mul(in, y, log_x, loc), loc);
+  if (!weight.is_none()) loss = mul(in, loss, t_cast(in, weight, type, loc), loc);
+  return t_cast(in, reduce_loss(in, loss, reduction, loc), type, loc);
+}
+
+// binary_cross_entropy_with_logits as ATen 2.11 writes it (Loss.cpp): log_sigmoid(x) * ((pos_weight - 1) * t + 1)
+// with pos_weight, then (1 - t) * x - that, times the weight. log_sigmoid(x) = min(x, 0) - log1p(exp(-|x|)) in
+// float32, rounded once for 16-bit inputs; the other steps are ops of the input's type.
+Value binary_cross_entropy_with_logits(Interp& in, const Options& o, const std::vector<Value>& t) {
+  SourceLoc loc = o.loc;
+  TensorObj* ti = need_float(t[0], o.fn, "input", loc);
+  TensorObj* tt = need_float(t[1], o.fn, "target", loc);
+  std::string reduction = o.reduction();
+  if (tt->shape != ti->shape) {
+    fail(loc, o.fn + ": the target's shape " + shape_str(tt->shape) + " must be the input's " + shape_str(ti->shape));
+  }
+  Value weight = loss_weight(in, o, "weight", ti, loc);
+  Value pos_weight = loss_weight(in, o, "pos_weight", ti, loc);
+  DType type = promote(ti->dtype, tt->dtype);
+  Value x = t_cast(in, t[0], type, loc), y = t_cast(in, t[1], type, loc);
+  Value xf = compute_type(in, x, loc);
+  Value e = t_unary(in, Op::Exp, t_unary(in, Op::Neg, t_unary(in, Op::Abs, xf, loc), loc), loc);
+  Value log_sigmoid = sub(in, t_binary(in, Op::Minimum, xf, f32(0.0), loc), log1p_of(in, e, loc), loc);
+  if (type != DType::Float32) log_sigmoid = t_cast(in, log_sigmoid, type, loc);
+  if (!pos_weight.is_none()) {
+    Value pw = t_cast(in, pos_weight, type, loc);
+    log_sigmoid = mul(in, log_sigmoid, add(in, mul(in, sub(in, pw, f32(1.0), loc), y, loc), f32(1.0), loc), loc);
+  }
+  Value loss = sub(in, mul(in, sub(in, f32(1.0), y, loc), x, loc), log_sigmoid, loc);
+  if (!weight.is_none()) loss = mul(in, loss, t_cast(in, weight, type, loc), loc);
+  return t_cast(in, reduce_loss(in, loss, reduction, loc), type, loc);
 }
 
 // pairwise_distance: the p-norm of (x1 - x2 + eps) over the last dim.
@@ -410,6 +547,13 @@ const std::vector<LossSpec>& loss_specs() {
       {"cross_entropy", "CrossEntropyLoss", {"input", "target"},
        {opt_none("weight"), opt_none("size_average"), opt_i("ignore_index", -100), opt_none("reduce"),
         opt_reduction(), opt_f("label_smoothing", 0.0)}},
+      {"nll_loss", "NLLLoss", {"input", "target"},
+       {opt_none("weight"), opt_none("size_average"), opt_i("ignore_index", -100), opt_none("reduce"),
+        opt_reduction()}},
+      {"binary_cross_entropy", "BCELoss", {"input", "target"},
+       {opt_none("weight"), opt_none("size_average"), opt_none("reduce"), opt_reduction()}},
+      {"binary_cross_entropy_with_logits", "BCEWithLogitsLoss", {"input", "target"},
+       {opt_none("weight"), opt_none("size_average"), opt_none("reduce"), opt_reduction(), opt_none("pos_weight")}},
       {"triplet_margin_loss", "TripletMarginLoss", {"anchor", "positive", "negative"},
        {opt_f("margin", 1.0), opt_f("p", 2.0), opt_f("eps", 1e-6), opt_b("swap", false), opt_none("size_average"),
         opt_none("reduce"), opt_reduction()}},
@@ -454,6 +598,9 @@ Value t_loss(Interp& in, const LossSpec& spec, const std::vector<Value>& tensors
   }
   if (f == "kl_div") return kl_div_loss(in, o, tensors);
   if (f == "cross_entropy") return cross_entropy_loss(in, o, tensors);
+  if (f == "nll_loss") return nll_loss(in, o, tensors);
+  if (f == "binary_cross_entropy") return binary_cross_entropy(in, o, tensors);
+  if (f == "binary_cross_entropy_with_logits") return binary_cross_entropy_with_logits(in, o, tensors);
   if (f == "triplet_margin_loss") return triplet_margin_loss(in, o, tensors);
   if (f == "cosine_embedding_loss") return cosine_embedding_loss(in, o, tensors);
   if (f == "cosine_similarity") return cosine_similarity(in, o, tensors);

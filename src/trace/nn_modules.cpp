@@ -575,10 +575,167 @@ Value batch_norm_forward(Interp& in, InstanceObj* m, const Value& x, SourceLoc l
 
 }  // namespace
 
+// nn.MultiheadAttention with one embedding size for query, key and value (kdim = vdim = embed_dim): the parameters
+// of PyTorch's __init__ in its order (in_proj_weight [3E, E], in_proj_bias [3E], out_proj: a Linear(E, E), whose
+// own reset_parameters draws first), then _reset_parameters: xavier_uniform_(in_proj_weight), zero biases.
+InstanceObj* make_multihead_attention(Interp& in, ClassObj* cls, CallArgs& a, SourceLoc loc) {
+  const std::string name = "nn.MultiheadAttention";
+  Bound b = bind(in, a, name,
+                 {"embed_dim", "num_heads", "dropout=", "bias=", "add_bias_kv=", "add_zero_attn=", "kdim=", "vdim=",
+                  "batch_first=", "device=", "dtype="},
+                 loc);
+  int64_t e = to_int(b[0], name + " embed_dim", loc), heads = to_int(b[1], name + " num_heads", loc);
+  if (e <= 0 || heads <= 0) fail(loc, name + ": embed_dim and num_heads must be positive");
+  if (e % heads != 0) fail(loc, name + ": embed_dim must be divisible by num_heads");
+  double dropout = b.has(2) ? to_float(b[2], name + " dropout", loc) : 0.0;
+  bool bias = b.has(3) ? to_bool(b[3], name + " bias", loc) : true;
+  if (b.has(4) && to_bool(b[4], name + " add_bias_kv", loc)) fail(loc, name + " with add_bias_kv=True is not supported");
+  if (b.has(5) && to_bool(b[5], name + " add_zero_attn", loc)) {
+    fail(loc, name + " with add_zero_attn=True is not supported");
+  }
+  for (int i : {6, 7}) {
+    if (b.has(static_cast<size_t>(i)) && to_int(b[static_cast<size_t>(i)], name + " kdim/vdim", loc) != e) {
+      fail(loc, name + " with kdim or vdim other than embed_dim (separate projection weights) is not supported");
+    }
+  }
+  if (b.has(10) && to_dtype(b[10], name + " dtype", loc) != DType::Float32) {
+    fail(loc, name + " with a dtype other than torch.float32 is not supported");
+  }
+  if (in.phase != Phase::Init) fail(loc, name + " can only be created in __init__ (its weights are drawn at random)");
+  InstanceObj* m = new_module(in, cls);
+  set_plain(m, "embed_dim", Value::integer(e));
+  set_plain(m, "num_heads", Value::integer(heads));
+  set_plain(m, "dropout", Value::floating(dropout));
+  set_plain(m, "batch_first", Value::boolean(b.has(8) && to_bool(b[8], name + " batch_first", loc)));
+  auto param = [&](Shape shape, const std::string& sizes) {
+    TensorObj* t = in.new_tensor(std::move(shape), DType::Float32, Phase::Init);
+    t->is_param = true;
+    t->expr = "nn.Parameter(torch.empty(" + sizes + "))";
+    t->prec = kPrecPostfix;
+    return in.wrap(t);
+  };
+  const std::string es = std::to_string(e), e3 = std::to_string(3 * e);
+  in.register_parameter(m, "in_proj_weight", param({3 * e, e}, e3 + ", " + es), loc);
+  in.register_parameter(m, "in_proj_bias", bias ? param({3 * e}, e3) : Value::none(), loc);
+  CallArgs linear_args;
+  linear_args.pos = {Value::integer(e), Value::integer(e)};
+  linear_args.kw = {{"bias", Value::boolean(bias)}};
+  ClassObj* linear = in.registry.at("torch.nn.Linear").as<ClassObj>();
+  in.add_module(m, "out_proj", as_value(make_linear(in, linear, linear_args, loc)), loc);
+  std::string ref = InitRecorder::ref(m->module_id);
+  in.replay.text("nn.init.xavier_uniform_(" + ref + ".in_proj_weight)");
+  if (bias) {
+    in.replay.text("nn.init.constant_(" + ref + ".in_proj_bias, 0.0)");
+    in.replay.text("nn.init.constant_(" + ref + ".out_proj.bias, 0.0)");
+  }
+  return m;
+}
+
+// nn.MultiheadAttention's forward (F.multi_head_attention_forward without dropout): the input projection (one
+// matmul when query, key and value are one tensor), heads of E / H, attention with scale 1/sqrt(E / H) through the
+// attention kernel, the output projection; with need_weights also the softmax weights, averaged over the heads
+// unless average_attn_weights=False (computed from the scaled scores as eager computes them; dropped with the
+// graph's dead nodes when not used). Boolean masks mark what may NOT be attended (True = masked, PyTorch's MHA
+// convention); they become -inf added to the scores, as _canonical_mask makes them, merged with key_padding_mask.
+Value multihead_attention_forward(Interp& in, InstanceObj* m, CallArgs& a, SourceLoc loc) {
+  const std::string name = "nn.MultiheadAttention";
+  Value self = as_value(m);
+  Bound b = bind(in, a, name,
+                 {"query", "key", "value", "key_padding_mask=", "need_weights=", "attn_mask=", "average_attn_weights=",
+                  "is_causal="},
+                 loc);
+  if (plain(m, "dropout").as_double() > 0 && in.truthy(plain(m, "training"), loc)) {
+    fail(loc, name + " with dropout > 0 in training mode is random: not supported");
+  }
+  const int64_t e = plain(m, "embed_dim").as_int(), heads = plain(m, "num_heads").as_int(), hd = e / heads;
+  const bool batch_first = in.truthy(plain(m, "batch_first"), loc);
+  bool need_weights = b.has(4) ? to_bool(b[4], name + " need_weights", loc) : true;
+  bool average = b.has(6) ? to_bool(b[6], name + " average_attn_weights", loc) : true;
+  if (b.has(7) && to_bool(b[7], name + " is_causal", loc)) {
+    fail(loc, name + " with is_causal=True is not supported (pass the causal attn_mask)");
+  }
+  TensorObj* tq = need_tensor(b[0], name + " query", loc);
+  TensorObj* tk = need_tensor(b[1], name + " key", loc);
+  TensorObj* tv = need_tensor(b[2], name + " value", loc);
+  for (TensorObj* t : {tq, tk, tv}) {
+    if (t->rank() != 3) fail(loc, name + ": query, key and value must be batched 3-D tensors, got " + shape_str(t->shape));
+    if (t->dtype != DType::Float32) fail(loc, name + " of " + torch_dtype_name(t->dtype) + " inputs is not supported");
+    if (t->shape[2] != e) fail(loc, name + ": the inputs' last dim must be embed_dim " + std::to_string(e));
+  }
+  // [L, N, E] (batch_first: [N, L, E], transposed here as PyTorch's forward does)
+  auto seq_major = [&](const Value& x) { return batch_first ? t_transpose(in, x, 0, 1, loc) : x; };
+  Value q = seq_major(b[0]), k = seq_major(b[1]), v = seq_major(b[2]);
+  const int64_t L = tensor_of(q)->shape[0], N = tensor_of(q)->shape[1], S = tensor_of(k)->shape[0];
+  if (tensor_of(k)->shape != tensor_of(v)->shape || tensor_of(k)->shape[1] != N) {
+    fail(loc, name + ": key and value must have one shape, with query's batch size");
+  }
+  Value w = in.get_attr(self, "in_proj_weight", loc), bias = in.get_attr(self, "in_proj_bias", loc);
+  auto rows = [&](const Value& t, int64_t part, int64_t parts) {
+    return t.is_none() ? t : t_narrow(in, t, 0, part * e, parts * e, loc);
+  };
+  Value pq, pk, pv;
+  if (tq == tk && tk == tv) {  // self-attention: one projection, split in three
+    Value p = t_linear(in, q, w, bias, loc);
+    pq = t_narrow(in, p, 2, 0, e, loc), pk = t_narrow(in, p, 2, e, e, loc), pv = t_narrow(in, p, 2, 2 * e, e, loc);
+  } else {
+    pq = t_linear(in, q, rows(w, 0, 1), rows(bias, 0, 1), loc);
+    pk = t_linear(in, k, rows(w, 1, 1), rows(bias, 1, 1), loc);
+    pv = t_linear(in, v, rows(w, 2, 1), rows(bias, 2, 1), loc);
+  }
+  // [T, N, E] -> [N, H, T, hd]
+  auto split_heads = [&](const Value& x, int64_t t) {
+    return t_permute(in, t_reshape(in, x, {t, N, heads, hd}, loc), {1, 2, 0, 3}, loc);
+  };
+  Value qh = split_heads(pq, L), kh = split_heads(pk, S), vh = split_heads(pv, S);
+  // The additive mask [N or 1, H or 1, L, S]: float masks as given, boolean ones as -inf where True.
+  Value mask;
+  auto additive = [&](const Value& mv, const char* what) {
+    TensorObj* t = need_tensor(mv, name + " " + what, loc);
+    if (t->dtype == DType::Bool) return t_where(in, mv, Value::floating(-INFINITY), Value::floating(0.0), loc);
+    if (t->dtype != DType::Float32) fail(loc, name + ": " + what + " must be bool or float32");
+    return mv;
+  };
+  if (b.has(5)) {
+    TensorObj* t = need_tensor(b[5], name + " attn_mask", loc);
+    Value am = additive(b[5], "attn_mask");
+    if (t->shape == Shape{L, S}) {
+      mask = am;
+    } else if (t->shape == Shape{N * heads, L, S}) {
+      mask = t_reshape(in, am, {N, heads, L, S}, loc);
+    } else {
+      fail(loc, name + ": attn_mask must be [L, S] " + shape_str({L, S}) + " or [N * num_heads, L, S] " +
+                    shape_str({N * heads, L, S}) + ", got " + shape_str(t->shape));
+    }
+  }
+  if (b.has(3)) {
+    TensorObj* t = need_tensor(b[3], name + " key_padding_mask", loc);
+    if (t->shape != Shape{N, S}) {
+      fail(loc, name + ": key_padding_mask must be [N, S] " + shape_str({N, S}) + ", got " + shape_str(t->shape));
+    }
+    Value kpm = t_reshape(in, additive(b[3], "key_padding_mask"), {N, 1, 1, S}, loc);
+    mask = mask.is_none() ? kpm : t_binary(in, Op::Add, mask, kpm, loc);
+  }
+  const double scale = 1.0 / std::sqrt(static_cast<double>(hd));
+  Value attn = t_attention(in, qh, kh, vh, mask, false, scale, loc);  // [N, H, L, hd]
+  Value merged = t_reshape(in, t_permute(in, attn, {2, 0, 1, 3}, loc), {L, N, e}, loc);
+  Value out_proj = in.get_attr(self, "out_proj", loc);
+  Value out = t_linear(in, merged, in.get_attr(out_proj, "weight", loc), in.get_attr(out_proj, "bias", loc), loc);
+  if (batch_first) out = t_transpose(in, out, 0, 1, loc);
+  if (!need_weights) return in.tuple({out, Value::none()});
+  // Eager's weights: softmax((q * sqrt(1 / hd)) @ k^T + mask), [N, H, L, S]
+  Value scores = t_matmul(in, t_binary(in, Op::Mul, qh, Value::floating(std::sqrt(1.0 / static_cast<double>(hd))), loc),
+                          t_transpose(in, kh, 2, 3, loc), loc);
+  if (!mask.is_none()) scores = t_binary(in, Op::Add, scores, mask, loc);
+  Value weights = t_softmax(in, Op::Softmax, scores, 3, loc);
+  if (average) weights = t_reduce(in, Op::Mean, weights, std::vector<int64_t>{1}, false, loc);
+  return in.tuple({out, weights});
+}
+
 Value construct_builtin_module(Interp& in, ClassObj* cls, CallArgs& a, SourceLoc loc) {
   std::string name = "nn." + cls->name;
   switch (cls->module) {
     case ModuleKind::Linear: return as_value(make_linear(in, cls, a, loc));
+    case ModuleKind::MultiheadAttention: return as_value(make_multihead_attention(in, cls, a, loc));
     case ModuleKind::Conv: return as_value(make_conv(in, cls, a, loc));
     case ModuleKind::LayerNorm: return as_value(make_layer_norm(in, cls, a, loc));
     case ModuleKind::BatchNorm: return as_value(make_norm_base(in, cls, a, false, loc));
@@ -634,8 +791,8 @@ Value construct_builtin_module(Interp& in, ClassObj* cls, CallArgs& a, SourceLoc
       return as_value(m);
     }
     case ModuleKind::Loss: {
-      // Options become attributes of PyTorch's names (self.loss.reduction); CrossEntropyLoss's weight is a
-      // buffer, as in _WeightedLoss, so that it is replayed and in the state dict.
+      // Options become attributes of PyTorch's names (self.loss.reduction); a weight (and BCEWithLogitsLoss's
+      // pos_weight) is a buffer, as in _WeightedLoss, so that it is replayed and in the state dict.
       const LossSpec* spec = find_loss_module(cls->name);
       TZ_ASSERT(spec != nullptr, "loss module without a spec: " + cls->name);
       std::vector<const LossOption*> opts;
@@ -649,19 +806,20 @@ Value construct_builtin_module(Interp& in, ClassObj* cls, CallArgs& a, SourceLoc
       InstanceObj* m = new_module(in, cls);
       for (size_t i = 0; i < opts.size(); ++i) {
         Value v = b.given[i] ? b[i] : loss_default(in, *opts[i]);
-        if (std::string(opts[i]->name) == "weight") {
-          if (!v.is_none()) in.register_buffer(m, "weight", v, true, false, loc);
+        if (std::string(opts[i]->name) == "weight" || std::string(opts[i]->name) == "pos_weight") {
+          if (!v.is_none()) in.register_buffer(m, opts[i]->name, v, true, false, loc);
           continue;
         }
         set_plain(m, opts[i]->attr, v);
       }
       return as_value(m);
     }
-    case ModuleKind::Softmax:
+    case ModuleKind::Softmax:  // (also nn.Softmin and nn.GLU: one `dim` option; GLU's defaults to -1)
     case ModuleKind::LogSoftmax: {
       Bound b = bind(in, a, name, {"dim="}, loc);
       InstanceObj* m = new_module(in, cls);
-      set_plain(m, "dim", b.has(0) ? Value::integer(to_int(b[0], name + " dim", loc)) : Value::none());
+      Value dflt = cls->name == "GLU" ? Value::integer(-1) : Value::none();
+      set_plain(m, "dim", b.has(0) ? Value::integer(to_int(b[0], name + " dim", loc)) : dflt);
       return as_value(m);
     }
     case ModuleKind::Flatten: {
@@ -837,9 +995,9 @@ Value call_builtin_module(Interp& in, InstanceObj* m, CallArgs& a, SourceLoc loc
       for (const LossOption& o : spec->options) {
         if (!o.in_module) {
           opts.push_back(Value::none());
-        } else if (std::string(o.name) == "weight") {
-          AttrEntry* e = m->find("weight");
-          opts.push_back(e && e->slot == Slot::Buffer ? in.get_attr(self, "weight", loc) : Value::none());
+        } else if (std::string(o.name) == "weight" || std::string(o.name) == "pos_weight") {
+          AttrEntry* e = m->find(o.name);
+          opts.push_back(e && e->slot == Slot::Buffer ? in.get_attr(self, o.name, loc) : Value::none());
         } else {
           opts.push_back(plain(m, o.attr));
         }
@@ -852,10 +1010,13 @@ Value call_builtin_module(Interp& in, InstanceObj* m, CallArgs& a, SourceLoc loc
       Value x = input();
       Value dim = plain(m, "dim");
       if (dim.is_none()) fail(loc, name + "() without dim is not supported (the implicit choice of dim is deprecated)");
+      if (m->cls->name == "GLU") return t_glu(in, x, dim.as_int(), loc);
+      if (m->cls->name == "Softmin") x = t_unary(in, Op::Neg, x, loc);  // softmax(-x), as nn.Softmin computes it
       return t_softmax(in, m->cls->module == ModuleKind::Softmax ? Op::Softmax : Op::LogSoftmax, x, dim.as_int(), loc);
     }
     case ModuleKind::Flatten:
       return t_flatten(in, input(), plain(m, "start_dim").as_int(), plain(m, "end_dim").as_int(), loc);
+    case ModuleKind::MultiheadAttention: return multihead_attention_forward(in, m, a, loc);
     case ModuleKind::Dropout: {
       Value x = input();
       if (plain(m, "p").as_double() > 0 && in.truthy(plain(m, "training"), loc)) {
@@ -912,9 +1073,12 @@ void register_nn(Interp& in) {
                                                       {"Tanh", ModuleKind::Tanh},
                                                       {"Softmax", ModuleKind::Softmax},
                                                       {"LogSoftmax", ModuleKind::LogSoftmax},
+                                                      {"Softmin", ModuleKind::Softmax},
+                                                      {"GLU", ModuleKind::Softmax},
                                                       {"Identity", ModuleKind::Identity},
                                                       {"Flatten", ModuleKind::Flatten},
                                                       {"Dropout", ModuleKind::Dropout},
+                                                      {"MultiheadAttention", ModuleKind::MultiheadAttention},
                                                       {"Sequential", ModuleKind::Sequential},
                                                       {"ModuleList", ModuleKind::ModuleList},
                                                       {"ModuleDict", ModuleKind::ModuleDict}};

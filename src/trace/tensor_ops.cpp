@@ -383,6 +383,42 @@ Value t_activation(Interp& in, Op op, const Value& x, Attr attr, SourceLoc loc) 
   return shape_only(in, t->shape, t->dtype);
 }
 
+namespace {
+
+// v as a scalar argument of a kernel over a `t` tensor sees it: rounded to float32, then to the 16-bit type's
+// nearest value (ties to even; past its largest finite value, infinity), as c10's conversions round.
+double round_to_type(double v, DType t) {
+  const double f = static_cast<float>(v);
+  if ((t != DType::Float16 && t != DType::BFloat16) || !std::isfinite(f) || f == 0.0) return f;
+  const bool half = t == DType::Float16;
+  const int mantissa_bits = half ? 10 : 7, min_exponent = half ? -14 : -126;
+  const double largest = half ? 65504.0 : 3.3895313892515355e+38;
+  int e = 0;
+  std::frexp(f, &e);  // f = m * 2^e, 0.5 <= |m| < 1: the leading bit is 2^(e - 1)
+  const double ulp = std::ldexp(1.0, std::max(e - 1, min_exponent) - mantissa_bits);
+  const double r = std::nearbyint(f / ulp) * ulp;  // (the default rounding mode: to nearest, ties to even)
+  return std::fabs(r) > largest ? std::copysign(INFINITY, r) : r;
+}
+
+}  // namespace
+
+// F.glu: a * sigmoid(b) of x's two halves along dim, in float32 and rounded once (ATen's kernel computes in opmath).
+Value t_glu(Interp& in, const Value& x, int64_t dim, SourceLoc loc) {
+  TensorObj* t = need_tensor(x, "glu", loc);
+  if (!is_floating(t->dtype)) fail(loc, std::string("glu of a ") + torch_dtype_name(t->dtype) + " tensor is not supported");
+  if (t->rank() == 0) fail(loc, "glu of a 0-d tensor is not defined (it halves a dimension)");
+  int64_t d = norm_dim(dim, t->rank(), loc);
+  int64_t n = t->shape[static_cast<size_t>(d)];
+  if (n % 2 != 0) {
+    fail(loc, "glu: halving dimension must be even, but dimension " + std::to_string(d) + " is size " +
+                  std::to_string(n));
+  }
+  Value a = t_narrow(in, x, d, 0, n / 2, loc), b = t_narrow(in, x, d, n / 2, n / 2, loc);
+  if (t->dtype != DType::Float32) a = t_cast(in, a, DType::Float32, loc), b = t_cast(in, b, DType::Float32, loc);
+  Value r = t_binary(in, Op::Mul, a, t_unary(in, Op::Sigmoid, b, loc), loc);
+  return t->dtype != DType::Float32 ? t_cast(in, r, t->dtype, loc) : r;
+}
+
 const std::vector<ActivationSpec>& activation_specs() {
   static const std::vector<ActivationSpec> specs = {
       {"leaky_relu", "LeakyReLU", {{"negative_slope", 0.01}}, true},
@@ -396,6 +432,8 @@ const std::vector<ActivationSpec>& activation_specs() {
       {"softplus", "Softplus", {{"beta", 1.0}, {"threshold", 20.0}}, false},
       {"softsign", "Softsign", {}, false},
       {"mish", "Mish", {}, true},
+      // (no defaults in PyTorch: NaN marks a missing one)
+      {"threshold", "Threshold", {{"threshold", std::nan("")}, {"value", std::nan("")}}, true},
   };
   return specs;
 }
@@ -437,6 +475,24 @@ Value t_named_activation(Interp& in, const ActivationSpec& spec, const Value& x,
     TensorObj* t = need_tensor(x, fn, loc);
     if (!is_floating(t->dtype)) fail(loc, fn + " of a " + torch_dtype_name(t->dtype) + " tensor is not supported");
     return t_clamp(in, x, Value::floating(lo), Value::floating(hi), loc);
+  }
+  if (fn == "threshold") {
+    // x <= threshold ? value : x. ATen's CUDA kernel converts the threshold to x's type first, its CPU kernel
+    // compares 16-bit x with the float32 threshold: they differ only where rounding to 16 bits moves the threshold
+    // up onto the next 16-bit value (which x can then equal).
+    for (size_t i = 0; i < 2; ++i) {
+      if (std::isnan(opts[i])) fail(loc, std::string("threshold() missing its argument ") + spec.options[i].first);
+    }
+    TensorObj* t = need_tensor(x, fn, loc);
+    if (!is_floating(t->dtype)) fail(loc, fn + " of a " + torch_dtype_name(t->dtype) + " tensor is not supported");
+    const double th = static_cast<float>(opts[0]), rounded = round_to_type(th, t->dtype);
+    if (std::fabs(rounded) > std::fabs(th)) {
+      fail(loc, "threshold " + literal_repr(Value::floating(opts[0])) + " of a " + torch_dtype_name(t->dtype) +
+                    " tensor: it rounds to " + literal_repr(Value::floating(rounded)) + ", which eager PyTorch " +
+                    "compares with on CUDA but not on the CPU (results differ where x equals it); not supported");
+    }
+    Value le = t_binary(in, Op::Le, x, Value::floating(th), loc);
+    return t_where(in, le, Value::floating(opts[1]), x, loc);
   }
   if (fn == "softplus") {
     if (opts[0] == 0.0) fail(loc, "softplus: beta must not be 0 (it divides the result)");
@@ -528,8 +584,10 @@ std::string buffer_path(const Value& v) {
 
 // torch.var / torch.std: the normalisations' variance (norm_var: float32, one pass over x, long rows combined
 // exactly), scaled by n / (n - correction), its square root for std, in x's type, reduced dims dropped unless keepdim.
-Value t_var(Interp& in, const Value& x, std::optional<std::vector<int64_t>> dims, double correction, bool keepdim,
-            bool std_dev, SourceLoc loc) {
+// The mean beside it (torch.var_mean / std_mean) is the same pass's norm_mean, as ATen's var_mean takes both from
+// one Welford pass.
+std::pair<Value, Value> t_var_mean(Interp& in, const Value& x, std::optional<std::vector<int64_t>> dims,
+                                   double correction, bool keepdim, bool std_dev, SourceLoc loc) {
   const std::string name = std_dev ? "std" : "var";
   TensorObj* t = need_tensor(x, name, loc);
   if (!is_floating(t->dtype)) {  // (float64 tensors are rejected where they arise)
@@ -549,14 +607,43 @@ Value t_var(Interp& in, const Value& x, std::optional<std::vector<int64_t>> dims
     fail(loc, name + " over " + std::to_string(n) + " value(s) with correction " + c +
                   " divides by zero (PyTorch returns inf or nan): not supported");
   }
-  Value v = norm_stats(in, x, axes, loc).second;  // (the unused mean node is dropped with the graph's dead nodes)
+  auto [m, v] = norm_stats(in, x, axes, loc);  // (an unused node is dropped with the graph's dead nodes)
   if (correction != 0.0) {
     v = t_binary(in, Op::Mul, v, Value::floating(static_cast<double>(n) / (static_cast<double>(n) - correction)), loc);
   }
   if (std_dev) v = t_unary(in, Op::Sqrt, v, loc);
-  if (t->dtype != DType::Float32) v = t_cast(in, v, t->dtype, loc);
-  if (!keepdim) v = t_reshape(in, v, reduced_shape(t->shape, axes, false), loc);
-  return v;
+  for (Value* r : {&v, &m}) {
+    if (t->dtype != DType::Float32) *r = t_cast(in, *r, t->dtype, loc);
+    if (!keepdim) *r = t_reshape(in, *r, reduced_shape(t->shape, axes, false), loc);
+  }
+  return {v, m};
+}
+
+Value t_var(Interp& in, const Value& x, std::optional<std::vector<int64_t>> dims, double correction, bool keepdim,
+            bool std_dev, SourceLoc loc) {
+  return t_var_mean(in, x, std::move(dims), correction, keepdim, std_dev, loc).first;
+}
+
+// torch.logsumexp as ATen computes it (ReduceOps.cpp): m = amax(x, dims, keepdim=True) with its infinite values
+// replaced by 0 (so a slice of -inf gives log(0) = -inf and one holding +inf gives inf, not NaN), then
+// log(sum(exp(x - m))) + m, each step in x's type (integers and bools: the default float type), so that a 16-bit
+// input is rounded where eager rounds it.
+Value t_logsumexp(Interp& in, const Value& x, std::optional<std::vector<int64_t>> dims, bool keepdim, SourceLoc loc) {
+  TensorObj* t = need_tensor(x, "logsumexp", loc);
+  if (numel(t->shape) == 0) fail(loc, "logsumexp of an empty tensor is not supported");
+  Value v = is_floating(t->dtype) ? x : t_cast(in, x, DType::Float32, loc);
+  std::vector<int64_t> axes;
+  if (dims && !dims->empty()) {
+    axes = norm_dims(*dims, t->rank(), loc);
+  } else {
+    for (int i = 0; i < t->rank(); ++i) axes.push_back(i);
+  }
+  Value m = t_reduce(in, Op::Max, v, axes, true, loc);
+  Value infinite = t_binary(in, Op::Eq, t_unary(in, Op::Abs, m, loc), Value::floating(INFINITY), loc);
+  m = t_where(in, infinite, Value::floating(0.0), m, loc);
+  Value s = t_reduce(in, Op::Sum, t_unary(in, Op::Exp, t_binary(in, Op::Sub, v, m, loc), loc), axes, keepdim, loc);
+  if (!keepdim) m = t_reshape(in, m, reduced_shape(t->shape, axes, false), loc);
+  return t_binary(in, Op::Add, t_unary(in, Op::Log, s, loc), m, loc);
 }
 
 void t_update_buffer(Interp& in, const Value& buffer, const Value& value, const std::string& what, SourceLoc loc) {

@@ -59,6 +59,13 @@ Value t_named_activation(Interp& in, const ActivationSpec& spec, const Value& x,
 // torch.var / torch.std (std_dev) over dims (all when none), with PyTorch's correction (1: unbiased).
 Value t_var(Interp& in, const Value& x, std::optional<std::vector<int64_t>> dims, double correction, bool keepdim,
             bool std_dev, SourceLoc loc);
+// torch.var_mean / torch.std_mean: (var or std, mean), both from one pass.
+std::pair<Value, Value> t_var_mean(Interp& in, const Value& x, std::optional<std::vector<int64_t>> dims,
+                                   double correction, bool keepdim, bool std_dev, SourceLoc loc);
+// F.glu(x, dim): first half * sigmoid(second half) along dim.
+Value t_glu(Interp& in, const Value& x, int64_t dim, SourceLoc loc);
+// torch.logsumexp over dims (all when none or empty).
+Value t_logsumexp(Interp& in, const Value& x, std::optional<std::vector<int64_t>> dims, bool keepdim, SourceLoc loc);
 Value t_layer_norm(Interp& in, const Value& x, const std::vector<int64_t>& normalized_shape, const Value& weight,
                    const Value& bias, double eps, SourceLoc loc);
 

@@ -6,6 +6,7 @@
 
 #include "trace/interp.h"
 #include "trace/pooling.h"
+#include "trace/shape_functions.h"
 #include "trace/tensor_ops.h"
 
 namespace tz::tracer {
@@ -138,9 +139,10 @@ Fn max_min(Op reduce_op, Op pair_op, Op arg_op, const std::string& name) {
 }
 
 // torch.var / torch.std: (input, dim=None, *, correction=1, keepdim=False), the older (input, dim, unbiased,
-// keepdim=False) and (input, unbiased): a bool second argument is `unbiased`.
-Fn variance(bool std_dev) {
-  const std::string name = std_dev ? "std" : "var";
+// keepdim=False) and (input, unbiased): a bool second argument is `unbiased`. torch.var_mean / torch.std_mean take
+// the same arguments and return the tuple (var or std, mean).
+Fn variance(bool std_dev, bool with_mean = false) {
+  const std::string name = std::string(std_dev ? "std" : "var") + (with_mean ? "_mean" : "");
   return [=](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
     Bound b = bind(in, a, name, {"input", "dim=", "unbiased=", "keepdim=", "correction="}, loc);
     Value dim = b[1];
@@ -153,9 +155,31 @@ Fn variance(bool std_dev) {
     if (b.has(2)) unbiased = to_bool(b[2], name + " unbiased", loc);
     if (unbiased && b.has(4)) fail(loc, name + "(): unbiased and correction cannot both be given");
     double correction = b.has(4) ? to_float(b[4], name + " correction", loc) : (unbiased.value_or(true) ? 1.0 : 0.0);
-    return t_var(in, b[0], dims_arg(dim, name + " dim", loc), correction, opt_bool(b, 3, false, name, loc), std_dev,
-                 loc);
+    auto [v, mean] = t_var_mean(in, b[0], dims_arg(dim, name + " dim", loc), correction,
+                                opt_bool(b, 3, false, name, loc), std_dev, loc);
+    return with_mean ? in.tuple({v, mean}) : v;
   };
+}
+
+// torch.logsumexp / Tensor.logsumexp(input, dim, keepdim=False)
+Value logsumexp_fn(Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+  Bound b = bind(in, a, "logsumexp", {"input", "dim", "keepdim="}, loc);
+  return t_logsumexp(in, b[0], dims_arg(b[1], "logsumexp dim", loc), opt_bool(b, 2, false, "logsumexp", loc), loc);
+}
+
+// F.softmin(input, dim, _stacklevel, dtype): softmax(-input) (torch/nn/functional.py negates before the cast).
+Value softmin_fn(Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+  Bound b = bind(in, a, "F.softmin", {"input", "dim=", "_stacklevel=", "dtype="}, loc);
+  if (!b.has(1)) fail(loc, "F.softmin: dim is required (the implicit choice of dim is deprecated)");
+  Value x = t_unary(in, Op::Neg, b[0], loc);
+  if (b.has(3)) x = t_cast(in, x, to_dtype(b[3], "F.softmin", loc), loc);
+  return t_softmax(in, Op::Softmax, x, to_int(b[1], "F.softmin dim", loc), loc);
+}
+
+// F.glu(input, dim=-1)
+Value glu_fn(Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+  Bound b = bind(in, a, "F.glu", {"input", "dim="}, loc);
+  return t_glu(in, b[0], b.has(1) ? to_int(b[1], "F.glu dim", loc) : -1, loc);
 }
 
 Fn arg_reduce(Op op, const std::string& name) {
@@ -390,14 +414,16 @@ Value randperm_fn(Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
                "torch.randperm", a, loc);
 }
 
-// Deterministic tensors that forward() cannot build yet (no iota op): shape-only, and
-// replayed in __init__.
+// Deterministic tensors that forward() cannot build yet: shape-only, and replayed in __init__.
 void no_forward(Interp& in, const std::string& name, SourceLoc loc) {
   if (in.phase == Phase::Forward) fail(loc, name + " in forward() is not supported yet");
 }
 
+// torch.arange(end), (start, end, step=1): int64 when start, end and step are all ints, else the default float
+// type (float32); the size as ATen's arange computes it (RangeFactories.cpp): for int64 results from start, end
+// and step truncated to int64, ceil((end - start + step - sign(step)) / step) in integer arithmetic (so
+// arange(0, 5, 1.5, dtype=torch.int64) has 5 values), for the others ceil((end - start) / step) in double.
 Value arange_fn(Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
-  no_forward(in, "torch.arange", loc);
   Bound b = bind(in, a, "torch.arange", {"start", "end=", "step=", FACTORY_KWARGS}, loc);
   Value start = Value::integer(0), end = b[0], step = Value::integer(1);
   if (b.has(1)) {
@@ -407,10 +433,26 @@ Value arange_fn(Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
   if (b.has(2)) step = b[2];
   double s = to_float(start, "torch.arange", loc), e = to_float(end, "torch.arange", loc);
   double st = to_float(step, "torch.arange", loc);
-  if (st == 0) fail(loc, "torch.arange: step must be nonzero");
-  int64_t n = std::max<int64_t>(0, static_cast<int64_t>(std::ceil((e - s) / st)));
   bool ints = start.is_int_like() && end.is_int_like() && step.is_int_like();
-  return created(in, {n}, opt_dtype(b, 3, ints ? DType::Int64 : DType::Float32, "torch.arange", loc), 0, loc);
+  DType dtype = opt_dtype(b, 3, ints ? DType::Int64 : DType::Float32, "torch.arange", loc);
+  if (!std::isfinite(s) || !std::isfinite(e) || !std::isfinite(st)) fail(loc, "torch.arange: unsupported range (not finite)");
+  int64_t n = 0;
+  if (dtype == DType::Int64) {
+    int64_t is = static_cast<int64_t>(s), ie = static_cast<int64_t>(e), ist = static_cast<int64_t>(st);
+    if (ist == 0) fail(loc, "torch.arange: step must be nonzero");
+    if ((ist > 0 && ie < is) || (ist < 0 && ie > is)) fail(loc, "torch.arange: upper bound and larger bound inconsistent with step sign");
+    n = (ie - is + ist - (ist > 0 ? 1 : -1)) / ist;
+  } else {
+    if (st == 0) fail(loc, "torch.arange: step must be nonzero");
+    if ((st > 0 && e < s) || (st < 0 && e > s)) fail(loc, "torch.arange: upper bound and larger bound inconsistent with step sign");
+    n = static_cast<int64_t>(std::ceil((e - s) / st));
+  }
+  if (in.phase == Phase::Forward) {
+    check_shape({n}, loc);
+    if (n == 0) fail(loc, "torch.arange: this range is empty: tensors with no elements are not supported");
+    return t_arange(in, start, step, n, dtype, loc);
+  }
+  return created(in, {n}, dtype, 0, loc);
 }
 
 Value linspace_fn(Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
@@ -818,7 +860,8 @@ Value tensor_attr(Interp& in, const Value& self, const std::string& name, Source
 
 void register_torch(Interp& in) {
   for (const char* ns :
-       {"torch", "torch.nn", "torch.nn.functional", "torch.nn.init", "torch.linalg", "torch.cuda", "math", "collections"}) {
+       {"torch", "torch.nn", "torch.nn.functional", "torch.nn.init", "torch.linalg", "torch.special", "torch.cuda", "math",
+        "collections"}) {
     in.registry[ns] = in.namespace_value(ns);
   }
   const std::pair<const char*, DType> dtypes[] = {
@@ -964,6 +1007,12 @@ void register_torch(Interp& in) {
   def_both(in, "mean", reduce(Op::Mean, "mean"));
   def_both(in, "prod", reduce(Op::Prod, "prod"));
   def_both(in, "var", variance(false));
+  def_fn(in, "torch.var_mean", variance(false, true));
+  def_fn(in, "torch.std_mean", variance(true, true));
+  def_both(in, "logsumexp", logsumexp_fn);
+  def_fn(in, "torch.special.logsumexp", logsumexp_fn);
+  def_fn(in, "torch.nn.functional.softmin", softmin_fn);
+  def_fn(in, "torch.nn.functional.glu", glu_fn);
   def_both(in, "std", variance(true));
   def_both(in, "amax", amax(Op::Max, "amax"));
   def_both(in, "amin", amax(Op::Min, "amin"));
@@ -1144,6 +1193,75 @@ void register_torch(Interp& in) {
     return t_reshape(in, b[0], shape, loc);
   });
 
+  // pieces (tuples of views) and shape functions (shape_functions.cpp)
+  def_both(in, "chunk", [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+    Bound b = bind(in, a, "chunk", {"input", "chunks", "dim="}, loc);
+    return t_chunk(in, b[0], to_int(b[1], "chunk chunks", loc), b.has(2) ? to_int(b[2], "chunk dim", loc) : 0, loc);
+  });
+  // torch.split(tensor, split_size_or_sections, dim=0) and Tensor.split(split_size, dim=0): an int or sizes.
+  for (bool method : {false, true}) {
+    const char* sizes_name = method ? "split_size" : "split_size_or_sections";
+    Fn fn = [sizes_name](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+      Bound b = bind(in, a, "split", {"tensor", sizes_name, "dim="}, loc);
+      int64_t dim = b.has(2) ? to_int(b[2], "split dim", loc) : 0;
+      if (b[1].is_seq()) return t_split_sizes(in, b[0], to_int_list(b[1], "split sizes", loc), dim, loc);
+      return t_split(in, b[0], to_int(b[1], "split split_size", loc), dim, "split", loc);
+    };
+    if (method) def_method(in, "split", fn);
+    else def_fn(in, "torch.split", fn);
+  }
+  def_both(in, "unbind", [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+    Bound b = bind(in, a, "unbind", {"input", "dim="}, loc);
+    return t_unbind(in, b[0], b.has(1) ? to_int(b[1], "unbind dim", loc) : 0, loc);
+  });
+  def_fn(in, "torch.nn.functional.pad", [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+    Bound b = bind(in, a, "F.pad", {"input", "pad", "mode=", "value="}, loc);
+    std::string mode = b.has(2) ? to_str(b[2], "F.pad mode", loc) : "constant";
+    double value = b.has(3) ? to_float(b[3], "F.pad value", loc) : 0.0;
+    return t_pad(in, b[0], to_int_list(b[1], "F.pad pad", loc), mode, value, loc);
+  });
+  def_both(in, "roll", [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+    Bound b = bind(in, a, "roll", {"input", "shifts", "dims="}, loc);
+    return t_roll(in, b[0], to_int_list(b[1], "roll shifts", loc), dims_arg(b[2], "roll dims", loc), loc);
+  });
+  // Tensor.repeat(*repeats) (or one tuple, or repeats=); torch.tile(input, dims) and Tensor.tile(*dims).
+  in.tensor_methods["repeat"] = [](Interp& in, const Value& self, CallArgs& a, SourceLoc loc) {
+    if (a.kw.size() == 1 && a.kw[0].first == "repeats" && a.pos.empty()) {
+      return t_repeat(in, self, to_int_list(a.kw[0].second, "Tensor.repeat", loc), false, loc);
+    }
+    return t_repeat(in, self, varargs_ints(a, "Tensor.repeat", loc), false, loc);
+  };
+  def_fn(in, "torch.tile", [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+    Bound b = bind(in, a, "torch.tile", {"input", "dims"}, loc);
+    return t_repeat(in, b[0], to_int_list(b[1], "torch.tile dims", loc), true, loc);
+  });
+  in.tensor_methods["tile"] = [](Interp& in, const Value& self, CallArgs& a, SourceLoc loc) {
+    return t_repeat(in, self, varargs_ints(a, "Tensor.tile", loc), true, loc);
+  };
+  def_fn(in, "torch.nn.functional.one_hot", [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+    Bound b = bind(in, a, "F.one_hot", {"tensor", "num_classes="}, loc);
+    return t_one_hot(in, b[0], b.has(1) ? to_int(b[1], "F.one_hot num_classes", loc) : -1, loc);
+  });
+  def_both(in, "count_nonzero", [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+    Bound b = bind(in, a, "count_nonzero", {"input", "dim="}, loc);
+    return t_count_nonzero(in, b[0], dims_arg(b[1], "count_nonzero dim", loc), loc);
+  });
+  for (const char* name : {"outer", "ger"}) {
+    std::string n = name;
+    def_both(in, name, [n](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+      Bound b = bind(in, a, n, {"input", "vec2"}, loc);
+      return t_outer(in, b[0], b[1], "torch." + n, loc);
+    });
+  }
+  def_both(in, "dot", [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+    Bound b = bind(in, a, "dot", {"input", "tensor"}, loc);
+    return t_dot(in, b[0], b[1], "torch.dot", loc);
+  });
+  def_both(in, "inner", [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+    Bound b = bind(in, a, "inner", {"input", "other"}, loc);
+    return t_inner(in, b[0], b[1], loc);
+  });
+
   // GEMMs
   def_fn(in, "torch.matmul", matmul_fn);
   def_method(in, "matmul", matmul_fn);
@@ -1184,10 +1302,10 @@ void register_torch(Interp& in) {
     def_fn(in, std::string("torch.nn.functional.") + spec.function,
            activation_fn(spec, std::string("F.") + spec.function));
   }
-  // torch.selu / torch.celu exist too (the other activations are only in torch.nn.functional).
+  // torch.selu / torch.celu / torch.threshold exist too (the other activations are only in torch.nn.functional).
   for (const ActivationSpec& spec : activation_specs()) {
     std::string f = spec.function;
-    if (f == "selu" || f == "celu") def_fn(in, "torch." + f, activation_fn(spec, "torch." + f));
+    if (f == "selu" || f == "celu" || f == "threshold") def_fn(in, "torch." + f, activation_fn(spec, "torch." + f));
   }
   def_fn(in, "torch.nn.functional.dropout", dropout_fn);
   register_pooling(in);

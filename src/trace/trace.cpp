@@ -390,4 +390,21 @@ TraceResult trace(const ast::Module& module, const TraceOptions& options) {
   return result;
 }
 
+std::vector<std::string> supported_api() {
+  SourceFile file;
+  ast::Module module;
+  module.file = &file;
+  Graph g;
+  Interp in(module, TraceOptions{}, &g);
+  std::vector<std::string> names;
+  for (const auto& [name, v] : in.registry) {
+    if (name.rfind("torch.", 0) != 0) continue;
+    bool module_class = v.is(Kind::Class) && v.as<tracer::ClassObj>()->module != tracer::ModuleKind::None;
+    if (v.is(Kind::Builtin) || module_class) names.push_back(name);
+  }
+  for (const auto& [name, fn] : in.tensor_methods) names.push_back("Tensor." + name);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
 }  // namespace tz

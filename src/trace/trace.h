@@ -45,4 +45,9 @@ struct TraceResult {
 // Throws UserError (with a location in the module file) for anything outside the supported subset.
 TraceResult trace(const ast::Module& module, const TraceOptions& options);
 
+// The PyTorch API the tracer knows, sorted: functions and nn module classes by their qualified names
+// ("torch.logsumexp", "torch.nn.functional.pad", "torch.nn.GLU") and Tensor methods as "Tensor.chunk". Knowing a
+// name is not accepting every use of it: unsupported options and shapes are located errors.
+std::vector<std::string> supported_api();
+
 }  // namespace tz

@@ -189,6 +189,7 @@ enum class ModuleKind : uint8_t {
   Identity,
   Flatten,
   Dropout,
+  MultiheadAttention,
   Sequential,
   ModuleList,
   ModuleDict,
