@@ -105,7 +105,10 @@ bool is_float_math(Op op) {
     case Op::Tanh:
     case Op::Sigmoid:
     case Op::Erf:
-    case Op::Expm1: return true;
+    case Op::Expm1:
+    case Op::Log1p:
+    case Op::Log2:
+    case Op::Exp2: return true;
     default: return false;
   }
 }
@@ -162,6 +165,11 @@ Value t_unary(Interp& in, Op op, const Value& x, SourceLoc loc) {
   TensorObj* t = need_tensor(x, op_name(op), loc);
   if (op == Op::Neg && t->dtype == DType::Bool) {
     fail(loc, "negating a bool tensor is not supported (use ~ or torch.logical_not)");
+  }
+  // floor, ceil and round of an integer or bool tensor are a copy of it (ATen's floor, ceil, round).
+  if ((op == Op::Floor || op == Op::Ceil || op == Op::Round) && !is_floating(t->dtype)) {
+    if (t->dtype == DType::Bool) fail(loc, std::string(op_name(op)) + " of a bool tensor is not supported (as in PyTorch)");
+    return x;
   }
   DType in_type = is_float_math(op) && !is_floating(t->dtype) ? DType::Float32 : t->dtype;
   if (traced(in, {t}, loc)) {
@@ -396,6 +404,7 @@ const std::vector<ActivationSpec>& activation_specs() {
       {"softplus", "Softplus", {{"beta", 1.0}, {"threshold", 20.0}}, false},
       {"softsign", "Softsign", {}, false},
       {"mish", "Mish", {}, true},
+      {"logsigmoid", "LogSigmoid", {}, false},
   };
   return specs;
 }
@@ -446,7 +455,8 @@ Value t_named_activation(Interp& in, const ActivationSpec& spec, const Value& x,
   const std::pair<const char*, Op> plain_ops[] = {{"hardsigmoid", Op::Hardsigmoid},
                                                   {"hardswish", Op::Hardswish},
                                                   {"softsign", Op::Softsign},
-                                                  {"mish", Op::Mish}};
+                                                  {"mish", Op::Mish},
+                                                  {"logsigmoid", Op::LogSigmoid}};
   for (const auto& [name, op] : plain_ops) {
     if (fn == name) return t_activation(in, op, x, a, loc);
   }
