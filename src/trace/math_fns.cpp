@@ -187,8 +187,8 @@ Value lerp_fn(Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
   Value s = opmath(in, b[0], loc), end = opmath(in, b[1], loc);
   Value diff = bin(in, Op::Sub, end, s, loc);
   auto near_start = [&](const Value& w) { return bin(in, Op::Add, s, bin(in, Op::Mul, w, diff, loc), loc); };
-  auto near_end = [&](const Value& w) {
-    return bin(in, Op::Sub, end, bin(in, Op::Mul, diff, bin(in, Op::Sub, num(1.0), w, loc), loc), loc);
+  auto near_end = [&](const Value& one_minus_w) {
+    return bin(in, Op::Sub, end, bin(in, Op::Mul, diff, one_minus_w, loc), loc);
   };
   Value r;
   if (b[2].is(Kind::Tensor)) {
@@ -199,10 +199,11 @@ Value lerp_fn(Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
     }
     Value ws = opmath(in, b[2], loc);
     Value small = bin(in, Op::Lt, un(in, Op::Abs, ws, loc), num(0.5), loc);
-    r = t_where(in, small, near_start(ws), near_end(ws), loc);
+    r = t_where(in, small, near_start(ws), near_end(bin(in, Op::Sub, num(1.0), ws, loc)), loc);
   } else {
     double w = to_float(b[2], "lerp weight", loc);
-    r = std::fabs(w) < 0.5 ? near_start(num(w)) : near_end(num(w));
+    // (1 - w in opmath: float32's rounding of the double difference, as ATen's opmath_t(1) - weight)
+    r = std::fabs(w) < 0.5 ? near_start(num(w)) : near_end(num(static_cast<float>(1.0f - static_cast<float>(w))));
   }
   return t_cast(in, r, t->dtype, loc);
 }
