@@ -240,15 +240,17 @@ BuiltinFn addc(bool div) {
 
 }  // namespace
 
+// ATen's floor division and remainder are built on an exact fmod (div_floor_floating, remainder_kernel): Triton has
+// no tl.fmod, and a float `%` or libdevice's fmodf would each need checking on both the interpreter and the GPU.
+constexpr const char* kNoFmod =
+    " is not supported yet: ATen computes floor division and remainder from an exact fmod, which has no Triton form "
+    "here yet";
+
 Value t_div_rounded(Interp& in, const Value& a, const Value& b, const std::string& mode, SourceLoc loc) {
   if (mode != "trunc" && mode != "floor") {
     fail(loc, "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '" + mode + "'");
   }
-  if (mode == "floor") {
-    fail(loc, "division with rounding_mode='floor' (and floor_divide, remainder, fmod, // and % on tensors) is not "
-              "supported: ATen builds it on an exact fmod, which Triton's interpreter and its GPU remainder do "
-              "not both compute");
-  }
+  if (mode == "floor") fail(loc, std::string("division with rounding_mode='floor'") + kNoFmod);
   bool integers = (a.is(Kind::Tensor) ? !is_floating(tensor_of(a)->dtype) : !a.is(Kind::Float)) &&
                   (b.is(Kind::Tensor) ? !is_floating(tensor_of(b)->dtype) : !b.is(Kind::Float));
   if (integers) fail(loc, "division of integers with rounding_mode='trunc' is not supported yet");
@@ -279,6 +281,12 @@ void register_math(Interp& in) {
   def_both(in, "lerp", lerp_fn);
   def_both(in, "addcmul", addc(false));
   def_both(in, "addcdiv", addc(true));
+  for (const char* fn : {"floor_divide", "remainder", "fmod"}) {
+    std::string name = fn;
+    def_both(in, fn, [name](Interp&, const Value&, CallArgs&, SourceLoc loc) -> Value {
+      fail(loc, "torch." + name + kNoFmod);
+    });
+  }
 }
 
 }  // namespace tz::tracer
