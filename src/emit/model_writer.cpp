@@ -269,7 +269,7 @@ std::string write_model(const TraceResult& trace, const Graph& graph, const Forw
     w.line("    # log(1 + x) as torch computes it (torch.log1p, ATen's log_sigmoid), with the digits that");
     w.line("    # tl.log(1 + x) loses near 0. On CUDA: libdevice's log1pf, the CUDA math library's, which eager calls.");
     w.line("    # Triton's interpreter cannot call libdevice; there, Goldberg's form: with u = 1 + x rounded,");
-    w.line("    # log(u) * (x / (u - 1)) cancels the rounding of u (within 3 ulps of log1p: docs/NUMERICS.md).");
+    w.line("    # log(u) * (x / (u - 1)) cancels the rounding of u (within 5 ulps of log1p: docs/NUMERICS.md).");
     w.line("    if ON_CUDA:");
     w.line("        y = libdevice.log1p(x)");
     w.line("    else:");
