@@ -292,6 +292,20 @@ std::string write_model(const TraceResult& trace, const Graph& graph, const Forw
     w.line("    return bits.to(tl.float32, bitcast=True)");
     w.line();
   }
+  if (needed(&Kernel::needs_div_by_number)) {
+    w.line();
+    w.line("@triton.jit");
+    w.line("def _div_by_number(x, c, inv_c, ON_CUDA: tl.constexpr):");
+    w.line("    # x / c for a Python number c (a quotient rounded to an integer next), as ATen's division kernels");
+    w.line("    # compute it: on CUDA x * (1 / c) with the reciprocal rounded to float32 (the kernels' CPU-scalar");
+    w.line("    # path), on the CPU x / c correctly rounded (Triton's `/` is approximate on the GPU).");
+    w.line("    if ON_CUDA:");
+    w.line("        y = x * inv_c");
+    w.line("    else:");
+    w.line("        y = tl.math.div_rn(x, c)");
+    w.line("    return y");
+    w.line();
+  }
   if (needed(&Kernel::needs_sixth)) {
     w.line();
     w.line("@triton.jit");

@@ -57,8 +57,8 @@ Value frac_fn(Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
 }
 
 // round(x) rounds half to even (Op::Round). With decimals, ATen's round_decimals_kernel in opmath, with
-// d = float(10^|decimals|):
-// round(x, decimals > 0) => round(x * d) / d;  round(x, decimals < 0) => round(x / d) * d
+// d = float(10^|decimals|) and its divisions correctly rounded (div_rn: an ulp of x / d moves a rounding):
+// round(x, decimals > 0) => div_rn(round(x * d), d);  round(x, decimals < 0) => round(div_rn(x, d)) * d
 Value round_fn(Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
   Bound b = bind(in, a, "round", {"input", "decimals="}, loc);
   TensorObj* t = need_tensor(b[0], "round", loc);
@@ -67,8 +67,8 @@ Value round_fn(Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
   need_floating(b[0], "round with decimals", loc);
   double d = static_cast<float>(std::pow(10.0, static_cast<double>(std::llabs(decimals))));
   Value xs = opmath(in, b[0], loc);
-  Value r = decimals > 0 ? bin(in, Op::Div, un(in, Op::Round, bin(in, Op::Mul, xs, num(d), loc), loc), num(d), loc)
-                         : bin(in, Op::Mul, un(in, Op::Round, bin(in, Op::Div, xs, num(d), loc), loc), num(d), loc);
+  Value r = decimals > 0 ? bin(in, Op::DivRn, un(in, Op::Round, bin(in, Op::Mul, xs, num(d), loc), loc), num(d), loc)
+                         : bin(in, Op::Mul, un(in, Op::Round, bin(in, Op::DivRn, xs, num(d), loc), loc), num(d), loc);
   return t_cast(in, r, t->dtype, loc);
 }
 
@@ -251,13 +251,28 @@ Value t_div_rounded(Interp& in, const Value& a, const Value& b, const std::strin
     fail(loc, "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '" + mode + "'");
   }
   if (mode == "floor") fail(loc, std::string("division with rounding_mode='floor'") + kNoFmod);
-  bool integers = (a.is(Kind::Tensor) ? !is_floating(tensor_of(a)->dtype) : !a.is(Kind::Float)) &&
-                  (b.is(Kind::Tensor) ? !is_floating(tensor_of(b)->dtype) : !b.is(Kind::Float));
+  TensorObj* t = need_tensor(a, "div", loc);
+  bool integers = !is_floating(t->dtype) && (b.is(Kind::Tensor) ? !is_floating(tensor_of(b)->dtype) : !b.is(Kind::Float));
   if (integers) fail(loc, "division of integers with rounding_mode='trunc' is not supported yet");
-  // div(a, b, 'trunc') => trunc(a / b), the quotient rounded to the operands' type first, as ATen's
-  // div_trunc_kernel computes it (for half types c10::Half's division rounds before std::trunc). On CUDA with a
-  // Python number b, ATen multiplies by 1/b instead: an ulp away, which can move an exact integer quotient.
-  return trunc_of(in, bin(in, Op::Div, a, b, loc), loc);
+  if (!b.is(Kind::Tensor)) {
+    // A Python number: ATen's CUDA kernel computes trunc(a * float32(1 / b)) in float32 (div_trunc_kernel_cuda's
+    // CPU-scalar path), its CPU kernel trunc(a / b) with b and the quotient in a's type:
+    // div(a, c, 'trunc') => trunc(div_by_number(a, c))   (div_by_number: per device, as ATen)
+    // For 16-bit a the two devices round differently (the CPU rounds b and the quotient to a's type).
+    if (t->dtype == DType::Float16 || t->dtype == DType::BFloat16) {
+      fail(loc, std::string("division of a ") + torch_dtype_name(t->dtype) + " tensor by a Python number with " +
+                    "rounding_mode='trunc' is not supported (ATen's CUDA and CPU kernels round it differently); " +
+                    "divide by a tensor");
+    }
+    Attr attr;
+    attr.floats = {static_cast<float>(to_float(b, "div", loc))};
+    Value x = is_floating(t->dtype) ? a : t_cast(in, a, DType::Float32, loc);
+    return trunc_of(in, t_activation(in, Op::DivByNumber, x, attr, loc), loc);
+  }
+  // div(a, b, 'trunc') => trunc(div_rn(a, b)): the IEEE quotient, rounded to the operands' type first, as ATen's
+  // div_trunc_kernel computes it (for half types c10::Half's division rounds before std::trunc). Triton's own
+  // fp32 `/` is approximate on the GPU, and an ulp moves an exact integer quotient.
+  return trunc_of(in, bin(in, Op::DivRn, a, b, loc), loc);
 }
 
 void register_math(Interp& in) {

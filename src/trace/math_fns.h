@@ -11,8 +11,8 @@
 
 namespace tz::tracer {
 
-// torch.div(a, b, rounding_mode=mode): "trunc" for floating operands; "floor" and integer operands are
-// located errors.
+// torch.div(a, b, rounding_mode=mode): "trunc" for floating operands (16-bit ones by a tensor); "floor", integer
+// operands and a 16-bit tensor divided by a Python number are located errors.
 Value t_div_rounded(Interp& in, const Value& a, const Value& b, const std::string& mode, SourceLoc loc);
 
 }  // namespace tz::tracer

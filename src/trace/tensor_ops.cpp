@@ -209,7 +209,7 @@ Value t_binary(Interp& in, Op op, const Value& a, const Value& b, SourceLoc loc)
   Shape out = broadcast_or_fail(shape_of(a), shape_of(b), loc);
   check_shape(out, loc);
   DType c = common_dtype(a, b);
-  if (op == Op::Div && !is_floating(c)) c = DType::Float32;  // true division of integers
+  if ((op == Op::Div || op == Op::DivRn) && !is_floating(c)) c = DType::Float32;  // true division of integers
   check_float64(c, loc);
   bool to_bool = op == Op::Eq || op == Op::Ne || op == Op::Lt || op == Op::Le || op == Op::Gt || op == Op::Ge ||
                  op == Op::LogicalAnd || op == Op::LogicalOr;
