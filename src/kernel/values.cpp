@@ -85,8 +85,12 @@ std::string ValueEmitter::value_name(Op op) {
 }
 
 std::string ValueEmitter::fresh(const std::string& stem) {
-  int n = names_[stem]++;
-  return n == 0 ? stem : stem + std::to_string(n);
+  // A stem that ends in a digit (log2, exp2) can meet another stem's numbered name (exp + 2): skip those.
+  for (;;) {
+    int n = names_[stem]++;
+    std::string name = n == 0 ? stem : stem + std::to_string(n);
+    if (taken_.insert(name).second) return name;
+  }
 }
 
 std::vector<int64_t> ValueEmitter::access_strides(const Node* view, const std::vector<int>& map) const {
@@ -453,6 +457,16 @@ const TExpr* ValueEmitter::pointwise(const Node* n, std::vector<const TExpr*> a)
     case Op::RoundTf32: return b_.call("_round_tf32", {a[0], b_.var("PRECISION")});  // kernel/lower.cpp adds PRECISION
     case Op::Expm1: return b_.call("_expm1", {a[0], b_.var("ON_CUDA")});  // kernel/lower.cpp adds ON_CUDA
     case Op::Sixth: return b_.call("_sixth", {a[0], b_.var("ON_CUDA")});
+    case Op::DivByNumber: {
+      float c = static_cast<float>(n->attr.floats[0]);
+      return b_.call("_div_by_number", {a[0], b_.f(c), b_.f(1.0f / c), b_.var("ON_CUDA")});
+    }
+    case Op::Log1p: return b_.call("_log1p", {a[0], b_.var("ON_CUDA")});
+    case Op::Log2: return b_.op(TOp::Log2, {a[0]});
+    case Op::Exp2: return b_.op(TOp::Exp2, {a[0]});
+    case Op::Floor: return b_.op(TOp::Floor, {a[0]});
+    case Op::Ceil: return b_.op(TOp::Ceil, {a[0]});
+    case Op::Round: return b_.call("_round_half_even", {a[0]});
     case Op::Cast: {
       DType from = n->src[0]->dtype, to = n->dtype;
       if (to == DType::Bool) return b_.op(TOp::Ne, {a[0], fp ? b_.f(0.0) : b_.i(0)});
@@ -468,6 +482,7 @@ const TExpr* ValueEmitter::pointwise(const Node* n, std::vector<const TExpr*> a)
     case Op::Sub: return b_.op(TOp::Sub, {a[0], a[1]});
     case Op::Mul: return b_.mul(a[0], a[1]);
     case Op::Div: return b_.op(TOp::Div, {a[0], a[1]});
+    case Op::DivRn: return b_.call("tl.math.div_rn", {a[0], a[1]});
     case Op::Pow: {
       const Node* e = view_root(n->src[1]);
       if (e->op == Op::Const) return power(b_, a[0], e->attr.f);

@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -127,6 +128,7 @@ class ValueEmitter {
   std::vector<char> pinned_;
   std::map<std::string, const TExpr*> cache_;
   std::map<std::string, int> names_;
+  std::set<std::string> taken_;  // every name fresh() handed out
 };
 
 // True when a value of dtype `t` is held in float32 inside kernels (floats compute in float32).

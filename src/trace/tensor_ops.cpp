@@ -105,7 +105,10 @@ bool is_float_math(Op op) {
     case Op::Tanh:
     case Op::Sigmoid:
     case Op::Erf:
-    case Op::Expm1: return true;
+    case Op::Expm1:
+    case Op::Log1p:
+    case Op::Log2:
+    case Op::Exp2: return true;
     default: return false;
   }
 }
@@ -163,6 +166,11 @@ Value t_unary(Interp& in, Op op, const Value& x, SourceLoc loc) {
   if (op == Op::Neg && t->dtype == DType::Bool) {
     fail(loc, "negating a bool tensor is not supported (use ~ or torch.logical_not)");
   }
+  // floor, ceil and round of an integer or bool tensor are a copy of it (ATen's floor, ceil, round).
+  if ((op == Op::Floor || op == Op::Ceil || op == Op::Round) && !is_floating(t->dtype)) {
+    if (t->dtype == DType::Bool) fail(loc, std::string(op_name(op)) + " of a bool tensor is not supported (as in PyTorch)");
+    return x;
+  }
   DType in_type = is_float_math(op) && !is_floating(t->dtype) ? DType::Float32 : t->dtype;
   if (traced(in, {t}, loc)) {
     return from_node(in, in.graph->unary(op, in.graph->cast(t->node, in_type, loc), loc));
@@ -201,7 +209,7 @@ Value t_binary(Interp& in, Op op, const Value& a, const Value& b, SourceLoc loc)
   Shape out = broadcast_or_fail(shape_of(a), shape_of(b), loc);
   check_shape(out, loc);
   DType c = common_dtype(a, b);
-  if (op == Op::Div && !is_floating(c)) c = DType::Float32;  // true division of integers
+  if ((op == Op::Div || op == Op::DivRn) && !is_floating(c)) c = DType::Float32;  // true division of integers
   check_float64(c, loc);
   bool to_bool = op == Op::Eq || op == Op::Ne || op == Op::Lt || op == Op::Le || op == Op::Gt || op == Op::Ge ||
                  op == Op::LogicalAnd || op == Op::LogicalOr;
@@ -432,6 +440,7 @@ const std::vector<ActivationSpec>& activation_specs() {
       {"softplus", "Softplus", {{"beta", 1.0}, {"threshold", 20.0}}, false},
       {"softsign", "Softsign", {}, false},
       {"mish", "Mish", {}, true},
+      {"logsigmoid", "LogSigmoid", {}, false},
       // (no defaults in PyTorch: NaN marks a missing one)
       {"threshold", "Threshold", {{"threshold", std::nan("")}, {"value", std::nan("")}}, true},
   };
@@ -502,7 +511,8 @@ Value t_named_activation(Interp& in, const ActivationSpec& spec, const Value& x,
   const std::pair<const char*, Op> plain_ops[] = {{"hardsigmoid", Op::Hardsigmoid},
                                                   {"hardswish", Op::Hardswish},
                                                   {"softsign", Op::Softsign},
-                                                  {"mish", Op::Mish}};
+                                                  {"mish", Op::Mish},
+                                                  {"logsigmoid", Op::LogSigmoid}};
   for (const auto& [name, op] : plain_ops) {
     if (fn == name) return t_activation(in, op, x, a, loc);
   }

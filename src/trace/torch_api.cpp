@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "trace/interp.h"
+#include "trace/math_fns.h"
 #include "trace/pooling.h"
 #include "trace/shape_functions.h"
 #include "trace/tensor_ops.h"
@@ -28,6 +29,8 @@ bool is_view_op(const std::string& name) {
   return false;
 }
 
+}  // namespace
+
 void def_fn(Interp& in, const std::string& qualname, Fn fn) {
   Value v = in.native(display_name(qualname), std::move(fn));
   v.as<BuiltinObj>()->replay = qualname;
@@ -47,6 +50,8 @@ void def_both(Interp& in, const std::string& name, const Fn& fn) {
   def_fn(in, "torch." + name, fn);
   def_method(in, name, fn);
 }
+
+namespace {
 
 std::optional<std::vector<int64_t>> dims_arg(const Value& v, const std::string& what, SourceLoc loc) {
   if (v.is_none()) return std::nullopt;
@@ -80,8 +85,11 @@ void check_inplace(const Bound& b, size_t i, const std::string& name, SourceLoc 
 Fn binary(Op op, const std::string& name, bool alpha = false) {
   return [op, name, alpha](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
     Bound b = bind(in, a, name, {"input", "other", "alpha=", "rounding_mode="}, loc);
-    if (b.has(3)) fail(loc, name + " with rounding_mode is not supported yet");
     Value other = b[1];
+    if (b.has(3)) {
+      if (op != Op::Div) fail(loc, name + "() got an unexpected keyword argument 'rounding_mode'");
+      return t_div_rounded(in, b[0], other, to_str(b[3], name + " rounding_mode", loc), loc);
+    }
     if (b.has(2)) {
       if (!alpha) fail(loc, name + "() got an unexpected keyword argument 'alpha'");
       other = in.binary(ast::Op::Mul, other, b[2], loc);
@@ -932,7 +940,9 @@ void register_torch(Interp& in) {
                                                 {"cos", Op::Cos},         {"tanh", Op::Tanh},
                                                 {"sigmoid", Op::Sigmoid}, {"relu", Op::Relu},
                                                 {"erf", Op::Erf},         {"logical_not", Op::LogicalNot},
-                                                {"expm1", Op::Expm1}};
+                                                {"expm1", Op::Expm1},     {"log1p", Op::Log1p},
+                                                {"log2", Op::Log2},       {"exp2", Op::Exp2},
+                                                {"floor", Op::Floor},     {"ceil", Op::Ceil}};
   for (const auto& [name, op] : unaries) def_both(in, name, unary(op, name));
   for (const char* name : {"sigmoid", "tanh"}) {
     def_fn(in, std::string("torch.nn.functional.") + name,
