@@ -347,16 +347,6 @@ Value nll_loss(Interp& in, const Options& o, const std::vector<Value>& t) {
   return t_cast(in, total, out, loc);
 }
 
-// log1p(v) to a few ulps without a log1p function: log(u) * (v / (u - 1)) with u = 1 + v, whose rounding the
-// quotient cancels, and v itself where u rounds to 1 (Goldberg, "What every computer scientist should know about
-// floating-point arithmetic", theorem 4).
-Value log1p_of(Interp& in, const Value& v, SourceLoc loc) {
-  Value u = add(in, f32(1.0), v, loc);
-  Value q = div(in, v, sub(in, u, f32(1.0), loc), loc);
-  Value r = mul(in, t_unary(in, Op::Log, u, loc), q, loc);
-  return t_where(in, t_binary(in, Op::Eq, u, f32(1.0), loc), v, r, loc);
-}
-
 // The weight of binary_cross_entropy(_with_logits): any shape that broadcasts to the input's.
 Value loss_weight(Interp& in, const Options& o, const char* name, const TensorObj* input, SourceLoc loc) {
   const Value& weight = o.get(name);
@@ -388,7 +378,7 @@ Value binary_cross_entropy(Interp& in, const Options& o, const std::vector<Value
   auto in_type = [&](const Value& v) { return type == DType::Float32 ? v : t_cast(in, v, type, loc); };
   // (log1p in float32, rounded once, as c10's 16-bit log1p does)
   Value neg = t_unary(in, Op::Neg, compute_type(in, x, loc), loc);
-  Value log_1mx = t_binary(in, Op::Maximum, in_type(log1p_of(in, neg, loc)), f32(-100.0), loc);
+  Value log_1mx = t_binary(in, Op::Maximum, in_type(t_unary(in, Op::Log1p, neg, loc)), f32(-100.0), loc);
   Value log_x = t_binary(in, Op::Maximum, t_unary(in, Op::Log, x, loc), f32(-100.0), loc);
   Value loss = sub(in, mul(in, sub(in, y, f32(1.0), loc), log_1mx, loc), mul(in, y, log_x, loc), loc);
   if (!weight.is_none()) loss = mul(in, loss, t_cast(in, weight, type, loc), loc);
@@ -412,7 +402,7 @@ Value binary_cross_entropy_with_logits(Interp& in, const Options& o, const std::
   Value x = t_cast(in, t[0], type, loc), y = t_cast(in, t[1], type, loc);
   Value xf = compute_type(in, x, loc);
   Value e = t_unary(in, Op::Exp, t_unary(in, Op::Neg, t_unary(in, Op::Abs, xf, loc), loc), loc);
-  Value log_sigmoid = sub(in, t_binary(in, Op::Minimum, xf, f32(0.0), loc), log1p_of(in, e, loc), loc);
+  Value log_sigmoid = sub(in, t_binary(in, Op::Minimum, xf, f32(0.0), loc), t_unary(in, Op::Log1p, e, loc), loc);
   if (type != DType::Float32) log_sigmoid = t_cast(in, log_sigmoid, type, loc);
   if (!pos_weight.is_none()) {
     Value pw = t_cast(in, pos_weight, type, loc);
