@@ -731,11 +731,107 @@ Value multihead_attention_forward(Interp& in, InstanceObj* m, CallArgs& a, Sourc
   return in.tuple({out, weights});
 }
 
+// A builtin nn module made as `torch.nn.<cls>(pos..., kw...)` inside another's constructor.
+Value make_child(Interp& in, const std::string& cls, std::vector<Value> pos,
+                 std::vector<std::pair<std::string, Value>> kw, SourceLoc loc) {
+  CallArgs args;
+  args.pos = std::move(pos);
+  args.kw = std::move(kw);
+  return construct_builtin_module(in, in.registry.at("torch.nn." + cls).as<ClassObj>(), args, loc);
+}
+
+// nn.TransformerEncoderLayer: PyTorch's submodules in its __init__ order, so that their draws and the state dict
+// follow it: self_attn (MultiheadAttention), linear1, dropout, linear2, norm1, norm2, dropout1, dropout2; the
+// activation 'relu' or 'gelu' (a function, no module) or a module instance (a child named activation).
+InstanceObj* make_transformer_encoder_layer(Interp& in, ClassObj* cls, CallArgs& a, SourceLoc loc) {
+  const std::string name = "nn.TransformerEncoderLayer";
+  Bound b = bind(in, a, name,
+                 {"d_model", "nhead", "dim_feedforward=", "dropout=", "activation=", "layer_norm_eps=", "batch_first=",
+                  "norm_first=", "bias=", "device=", "dtype="},
+                 loc);
+  if (in.phase != Phase::Init) fail(loc, name + " can only be created in __init__ (its weights are drawn at random)");
+  Value d = b[0], heads = b[1];
+  Value ff = b.has(2) ? b[2] : Value::integer(2048);
+  Value dropout = b.has(3) ? b[3] : Value::floating(0.1);
+  Value eps = b.has(5) ? b[5] : Value::floating(1e-5);
+  Value batch_first = b.has(6) ? b[6] : Value::boolean(false);
+  Value bias = b.has(8) ? b[8] : Value::boolean(true);
+  if (b.has(10) && to_dtype(b[10], name + " dtype", loc) != DType::Float32) {
+    fail(loc, name + " with a dtype other than torch.float32 is not supported");
+  }
+  InstanceObj* m = new_module(in, cls);
+  set_plain(m, "norm_first", Value::boolean(b.has(7) && to_bool(b[7], name + " norm_first", loc)));
+  auto child = [&](const char* key, Value v) { in.add_module(m, key, v, loc); };
+  child("self_attn", make_child(in, "MultiheadAttention", {d, heads},
+                                {{"dropout", dropout}, {"bias", bias}, {"batch_first", batch_first}}, loc));
+  child("linear1", make_child(in, "Linear", {d, ff}, {{"bias", bias}}, loc));
+  child("dropout", make_child(in, "Dropout", {dropout}, {}, loc));
+  child("linear2", make_child(in, "Linear", {ff, d}, {{"bias", bias}}, loc));
+  child("norm1", make_child(in, "LayerNorm", {d}, {{"eps", eps}, {"bias", bias}}, loc));
+  child("norm2", make_child(in, "LayerNorm", {d}, {{"eps", eps}, {"bias", bias}}, loc));
+  child("dropout1", make_child(in, "Dropout", {dropout}, {}, loc));
+  child("dropout2", make_child(in, "Dropout", {dropout}, {}, loc));
+  Value act = b.has(4) ? b[4] : in.str("relu");
+  if (act.is(Kind::Instance) && act.as<InstanceObj>()->is_module()) {
+    child("activation", act);
+  } else if (act.is(Kind::Str)) {
+    std::string f = to_str(act, name + " activation", loc);
+    if (f != "relu" && f != "gelu") fail(loc, name + ": activation should be relu/gelu, not " + f);
+    set_plain(m, "activation_name", act);
+  } else {
+    fail(loc, name + ": activation must be 'relu', 'gelu' or an nn module instance (other callables are not supported)");
+  }
+  return m;
+}
+
+// Its forward (without the inference fast path, which computes the same thing): post-norm x = norm1(x + sa(x)),
+// x = norm2(x + ff(x)); with norm_first x = x + sa(norm1(x)), x = x + ff(norm2(x)). sa is self_attn with
+// need_weights=False; ff is linear2(dropout(activation(linear1(x)))); every dropout must be inactive.
+Value transformer_encoder_layer_forward(Interp& in, InstanceObj* m, CallArgs& a, SourceLoc loc) {
+  const std::string name = "nn.TransformerEncoderLayer";
+  Value self = as_value(m);
+  Bound b = bind(in, a, name, {"src", "src_mask=", "src_key_padding_mask=", "is_causal="}, loc);
+  auto call = [&](const char* child, std::vector<Value> pos, std::vector<std::pair<std::string, Value>> kw = {}) {
+    CallArgs args;
+    args.pos = std::move(pos);
+    args.kw = std::move(kw);
+    return in.call(in.get_attr(self, child, loc), args, loc);
+  };
+  auto sa = [&](const Value& x) {
+    std::vector<std::pair<std::string, Value>> kw = {{"need_weights", Value::boolean(false)}};
+    if (b.has(1)) kw.emplace_back("attn_mask", b[1]);
+    if (b.has(2)) kw.emplace_back("key_padding_mask", b[2]);
+    if (b.has(3) && to_bool(b[3], name + " is_causal", loc)) {
+      if (!b.has(1)) fail(loc, name + ": is_causal=True needs src_mask (the causal mask it hints at)");
+    }
+    Value out = call("self_attn", {x, x, x}, kw);
+    return call("dropout1", {items_of(out)[0]});
+  };
+  auto ff = [&](const Value& x) {
+    Value h = call("linear1", {x});
+    Value act = plain(m, "activation_name");
+    if (act.is_none()) {
+      h = call("activation", {h});
+    } else {
+      h = str_of(act) == "relu" ? t_unary(in, Op::Relu, h, loc) : t_gelu(in, h, "none", loc);
+    }
+    return call("dropout2", {call("linear2", {call("dropout", {h})})});
+  };
+  Value x = b[0];
+  if (in.truthy(plain(m, "norm_first"), loc)) {
+    x = t_binary(in, Op::Add, x, sa(call("norm1", {x})), loc);
+    return t_binary(in, Op::Add, x, ff(call("norm2", {x})), loc);
+  }
+  x = call("norm1", {t_binary(in, Op::Add, x, sa(x), loc)});
+  return call("norm2", {t_binary(in, Op::Add, x, ff(x), loc)});
+}
+
 Value construct_builtin_module(Interp& in, ClassObj* cls, CallArgs& a, SourceLoc loc) {
   std::string name = "nn." + cls->name;
   switch (cls->module) {
     case ModuleKind::Linear: return as_value(make_linear(in, cls, a, loc));
     case ModuleKind::MultiheadAttention: return as_value(make_multihead_attention(in, cls, a, loc));
+    case ModuleKind::TransformerEncoderLayer: return as_value(make_transformer_encoder_layer(in, cls, a, loc));
     case ModuleKind::Conv: return as_value(make_conv(in, cls, a, loc));
     case ModuleKind::LayerNorm: return as_value(make_layer_norm(in, cls, a, loc));
     case ModuleKind::BatchNorm: return as_value(make_norm_base(in, cls, a, false, loc));
@@ -1017,6 +1113,7 @@ Value call_builtin_module(Interp& in, InstanceObj* m, CallArgs& a, SourceLoc loc
     case ModuleKind::Flatten:
       return t_flatten(in, input(), plain(m, "start_dim").as_int(), plain(m, "end_dim").as_int(), loc);
     case ModuleKind::MultiheadAttention: return multihead_attention_forward(in, m, a, loc);
+    case ModuleKind::TransformerEncoderLayer: return transformer_encoder_layer_forward(in, m, a, loc);
     case ModuleKind::Dropout: {
       Value x = input();
       if (plain(m, "p").as_double() > 0 && in.truthy(plain(m, "training"), loc)) {
@@ -1079,6 +1176,7 @@ void register_nn(Interp& in) {
                                                       {"Flatten", ModuleKind::Flatten},
                                                       {"Dropout", ModuleKind::Dropout},
                                                       {"MultiheadAttention", ModuleKind::MultiheadAttention},
+                                                      {"TransformerEncoderLayer", ModuleKind::TransformerEncoderLayer},
                                                       {"Sequential", ModuleKind::Sequential},
                                                       {"ModuleList", ModuleKind::ModuleList},
                                                       {"ModuleDict", ModuleKind::ModuleDict}};

@@ -190,6 +190,7 @@ enum class ModuleKind : uint8_t {
   Flatten,
   Dropout,
   MultiheadAttention,
+  TransformerEncoderLayer,
   Sequential,
   ModuleList,
   ModuleDict,
