@@ -7,6 +7,7 @@
 
 #include "trace/interp.h"
 #include "trace/pooling.h"
+#include "trace/shape_functions.h"
 #include "trace/losses.h"
 #include "trace/tensor_ops.h"
 
@@ -832,6 +833,62 @@ Value construct_builtin_module(Interp& in, ClassObj* cls, CallArgs& a, SourceLoc
     case ModuleKind::Linear: return as_value(make_linear(in, cls, a, loc));
     case ModuleKind::MultiheadAttention: return as_value(make_multihead_attention(in, cls, a, loc));
     case ModuleKind::TransformerEncoderLayer: return as_value(make_transformer_encoder_layer(in, cls, a, loc));
+    case ModuleKind::Pad: {
+      // padding: an int (every side of the nd padded dims) or 2 * nd ints, F.pad's order; ConstantPad's value
+      const int nd = cls->name[cls->name.size() - 2] - '0';
+      const bool constant = cls->name.rfind("ConstantPad", 0) == 0;
+      Bound b = constant ? bind(in, a, name, {"padding", "value"}, loc) : bind(in, a, name, {"padding"}, loc);
+      std::vector<Value> pads;
+      if (b[0].is(Kind::Int)) {
+        pads.assign(static_cast<size_t>(2 * nd), b[0]);
+      } else {
+        for (int64_t p : to_int_list(b[0], name + " padding", loc)) pads.push_back(Value::integer(p));
+        if (pads.size() != static_cast<size_t>(2 * nd)) {
+          fail(loc, name + ": padding must be an int or a tuple of " + std::to_string(2 * nd) + " ints");
+        }
+      }
+      InstanceObj* m = new_module(in, cls);
+      set_plain(m, "padding", in.tuple(pads));
+      set_plain(m, "value", constant ? Value::floating(to_float(b[1], name + " value", loc)) : Value::floating(0.0));
+      return as_value(m);
+    }
+    case ModuleKind::Shuffle: {
+      const char* option = cls->name == "PixelShuffle" ? "upscale_factor"
+                           : cls->name == "PixelUnshuffle" ? "downscale_factor" : "groups";
+      Bound b = bind(in, a, name, {option}, loc);
+      InstanceObj* m = new_module(in, cls);
+      set_plain(m, option, Value::integer(to_int(b[0], name + " " + option, loc)));
+      return as_value(m);
+    }
+    case ModuleKind::Unflatten: {
+      Bound b = bind(in, a, name, {"dim", "unflattened_size"}, loc);
+      InstanceObj* m = new_module(in, cls);
+      set_plain(m, "dim", Value::integer(to_int(b[0], name + " dim", loc)));
+      std::vector<Value> sizes;
+      for (int64_t v : to_int_list(b[1], name + " unflattened_size", loc)) sizes.push_back(Value::integer(v));
+      set_plain(m, "unflattened_size", in.tuple(sizes));
+      return as_value(m);
+    }
+    case ModuleKind::PReLU: {
+      // nn.PReLU: weight = Parameter(torch.empty(num_parameters)), then init.constant_(weight, init): no draws.
+      Bound b = bind(in, a, name, {"num_parameters=", "init=", "device=", "dtype="}, loc);
+      int64_t n = b.has(0) ? to_int(b[0], name + " num_parameters", loc) : 1;
+      double init = b.has(1) ? to_float(b[1], name + " init", loc) : 0.25;
+      if (n <= 0) fail(loc, name + ": num_parameters must be positive");
+      if (b.has(3) && to_dtype(b[3], name + " dtype", loc) != DType::Float32) {
+        fail(loc, name + " with a dtype other than torch.float32 is not supported");
+      }
+      if (in.phase != Phase::Init) fail(loc, name + " can only be created in __init__");
+      InstanceObj* m = new_module(in, cls);
+      TensorObj* t = in.new_tensor({n}, DType::Float32, Phase::Init);
+      t->is_param = true;
+      t->expr = "nn.Parameter(torch.empty(" + std::to_string(n) + "))";
+      t->prec = kPrecPostfix;
+      in.register_parameter(m, "weight", in.wrap(t), loc);
+      in.replay.text("nn.init.constant_(" + InitRecorder::ref(m->module_id) + ".weight, " +
+                     literal_repr(Value::floating(init)) + ")");
+      return as_value(m);
+    }
     case ModuleKind::Conv: return as_value(make_conv(in, cls, a, loc));
     case ModuleKind::LayerNorm: return as_value(make_layer_norm(in, cls, a, loc));
     case ModuleKind::BatchNorm: return as_value(make_norm_base(in, cls, a, false, loc));
@@ -1104,6 +1161,11 @@ Value call_builtin_module(Interp& in, InstanceObj* m, CallArgs& a, SourceLoc loc
     case ModuleKind::Softmax:
     case ModuleKind::LogSoftmax: {
       Value x = input();
+      if (m->cls->name == "Softmax2d") {  // softmax over the channels of [C, H, W] or [N, C, H, W]
+        int r = need_tensor(x, name, loc)->rank();
+        if (r != 3 && r != 4) fail(loc, "nn.Softmax2d: expected 3-D or 4-D input, got " + std::to_string(r) + "-D");
+        return t_softmax(in, Op::Softmax, x, -3, loc);
+      }
       Value dim = plain(m, "dim");
       if (dim.is_none()) fail(loc, name + "() without dim is not supported (the implicit choice of dim is deprecated)");
       if (m->cls->name == "GLU") return t_glu(in, x, dim.as_int(), loc);
@@ -1114,6 +1176,35 @@ Value call_builtin_module(Interp& in, InstanceObj* m, CallArgs& a, SourceLoc loc
       return t_flatten(in, input(), plain(m, "start_dim").as_int(), plain(m, "end_dim").as_int(), loc);
     case ModuleKind::MultiheadAttention: return multihead_attention_forward(in, m, a, loc);
     case ModuleKind::TransformerEncoderLayer: return transformer_encoder_layer_forward(in, m, a, loc);
+    case ModuleKind::Pad: {
+      const std::string& c = m->cls->name;
+      std::string mode = c.rfind("Reflection", 0) == 0 ? "reflect" : c.rfind("Replication", 0) == 0 ? "replicate"
+                         : c.rfind("Circular", 0) == 0 ? "circular" : "constant";
+      Value x = input();
+      return t_pad(in, x, to_int_list(plain(m, "padding"), name + " padding", loc), mode,
+                   plain(m, "value").as_double(), loc);
+    }
+    case ModuleKind::Shuffle: {
+      Value x = input();
+      const std::string& c = m->cls->name;
+      if (c == "ChannelShuffle") return t_channel_shuffle(in, x, plain(m, "groups").as_int(), loc);
+      bool unshuffle = c == "PixelUnshuffle";
+      return t_pixel_shuffle(in, x, plain(m, unshuffle ? "downscale_factor" : "upscale_factor").as_int(), unshuffle,
+                             loc);
+    }
+    case ModuleKind::Unflatten: {
+      Value x = input();
+      TensorObj* t = need_tensor(x, name, loc);
+      int64_t d = norm_dim(plain(m, "dim").as_int(), t->rank(), loc);
+      std::vector<int64_t> shape(t->shape.begin(), t->shape.begin() + d);
+      for (int64_t v : to_int_list(plain(m, "unflattened_size"), name + " unflattened_size", loc)) shape.push_back(v);
+      shape.insert(shape.end(), t->shape.begin() + d + 1, t->shape.end());
+      return t_reshape(in, x, shape, loc);
+    }
+    case ModuleKind::PReLU: {
+      Value x = input();
+      return t_prelu(in, x, in.get_attr(self, "weight", loc), loc);
+    }
     case ModuleKind::Dropout: {
       Value x = input();
       if (plain(m, "p").as_double() > 0 && in.truthy(plain(m, "training"), loc)) {
@@ -1177,10 +1268,29 @@ void register_nn(Interp& in) {
                                                       {"Dropout", ModuleKind::Dropout},
                                                       {"MultiheadAttention", ModuleKind::MultiheadAttention},
                                                       {"TransformerEncoderLayer", ModuleKind::TransformerEncoderLayer},
+                                                      {"Softmax2d", ModuleKind::Softmax},
+                                                      {"Dropout1d", ModuleKind::Dropout},
+                                                      {"Dropout2d", ModuleKind::Dropout},
+                                                      {"Dropout3d", ModuleKind::Dropout},
+                                                      {"AlphaDropout", ModuleKind::Dropout},
+                                                      {"FeatureAlphaDropout", ModuleKind::Dropout},
+                                                      {"PixelShuffle", ModuleKind::Shuffle},
+                                                      {"PixelUnshuffle", ModuleKind::Shuffle},
+                                                      {"ChannelShuffle", ModuleKind::Shuffle},
+                                                      {"Unflatten", ModuleKind::Unflatten},
+                                                      {"PReLU", ModuleKind::PReLU},
                                                       {"Sequential", ModuleKind::Sequential},
                                                       {"ModuleList", ModuleKind::ModuleList},
                                                       {"ModuleDict", ModuleKind::ModuleDict}};
   std::vector<std::pair<const char*, ModuleKind>> all(std::begin(kinds), std::end(kinds));
+  static const std::vector<std::string> pad_modules = [] {
+    std::vector<std::string> names;
+    for (const char* kind : {"Zero", "Constant", "Reflection", "Replication", "Circular"}) {
+      for (int nd = 1; nd <= 3; ++nd) names.push_back(std::string(kind) + "Pad" + std::to_string(nd) + "d");
+    }
+    return names;
+  }();
+  for (const std::string& n : pad_modules) all.emplace_back(n.c_str(), ModuleKind::Pad);
   for (const ActivationSpec& spec : activation_specs()) all.emplace_back(spec.module, ModuleKind::Activation);
   for (const PoolSpec& spec : pool_specs()) all.emplace_back(spec.module.c_str(), ModuleKind::Pool);
   for (const LossSpec& spec : loss_specs()) all.emplace_back(spec.module, ModuleKind::Loss);

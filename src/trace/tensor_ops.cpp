@@ -410,6 +410,26 @@ double round_to_type(double v, DType t) {
 
 }  // namespace
 
+// ATen's prelu: input > 0 ? input : weight * input, the weight broadcast along dim 1 (the channels).
+Value t_prelu(Interp& in, const Value& x, const Value& weight, SourceLoc loc) {
+  TensorObj* t = need_tensor(x, "prelu", loc);
+  TensorObj* w = need_tensor(weight, "prelu weight", loc);
+  if (!is_floating(t->dtype)) fail(loc, std::string("prelu of a ") + torch_dtype_name(t->dtype) + " tensor is not supported");
+  if (w->dtype != t->dtype) {
+    fail(loc, std::string("prelu: weight of type ") + torch_dtype_name(w->dtype) + " for an input of type " +
+                  torch_dtype_name(t->dtype) + " (eager PyTorch requires one type)");
+  }
+  int64_t channels = t->rank() >= 2 ? t->shape[1] : 1, n = numel(w->shape);
+  if (n != 1 && n != channels) {
+    fail(loc, "prelu: Mismatch of parameter numbers and input channel size. Found parameter numbers = " +
+                  std::to_string(n) + " and channel size = " + std::to_string(channels) + ".");
+  }
+  std::vector<int64_t> ws(static_cast<size_t>(std::max(t->rank() - 1, 0)), 1);
+  if (!ws.empty()) ws[0] = n;
+  Value wb = t_reshape(in, weight, ws, loc);
+  return t_where(in, t_binary(in, Op::Gt, x, Value::floating(0.0), loc), x, t_binary(in, Op::Mul, wb, x, loc), loc);
+}
+
 // F.glu: a * sigmoid(b) of x's two halves along dim, in float32 and rounded once (ATen's kernel computes in opmath).
 Value t_glu(Interp& in, const Value& x, int64_t dim, SourceLoc loc) {
   TensorObj* t = need_tensor(x, "glu", loc);
@@ -441,6 +461,9 @@ const std::vector<ActivationSpec>& activation_specs() {
       {"softsign", "Softsign", {}, false},
       {"mish", "Mish", {}, true},
       {"logsigmoid", "LogSigmoid", {}, false},
+      {"hardshrink", "Hardshrink", {{"lambd", 0.5}}, false},
+      {"softshrink", "Softshrink", {{"lambd", 0.5}}, false},
+      {"tanhshrink", "Tanhshrink", {}, false},
       // (no defaults in PyTorch: NaN marks a missing one)
       {"threshold", "Threshold", {{"threshold", std::nan("")}, {"value", std::nan("")}}, true},
   };
@@ -502,6 +525,31 @@ Value t_named_activation(Interp& in, const ActivationSpec& spec, const Value& x,
     }
     Value le = t_binary(in, Op::Le, x, Value::floating(th), loc);
     return t_where(in, le, Value::floating(opts[1]), x, loc);
+  }
+  if (fn == "hardshrink" || fn == "softshrink" || fn == "tanhshrink") {
+    TensorObj* t = need_tensor(x, fn, loc);
+    if (!is_floating(t->dtype)) fail(loc, fn + " of a " + torch_dtype_name(t->dtype) + " tensor is not supported");
+    if (fn == "tanhshrink") {  // x - tanh(x) in float32, rounded once (ATen's kernels compute in opmath)
+      Value v = t->dtype == DType::Float32 ? x : t_cast(in, x, DType::Float32, loc);
+      Value r = t_binary(in, Op::Sub, v, t_unary(in, Op::Tanh, v, loc), loc);
+      return t->dtype == DType::Float32 ? r : t_cast(in, r, t->dtype, loc);
+    }
+    // ATen's kernels compare x with lambd converted to x's type (CPU and CUDA alike only where that is exact):
+    //   hardshrink: -lambd <= x <= lambd ? 0 : x;  softshrink: x > lambd ? x - lambd : x < -lambd ? x + lambd : 0
+    // (NaN stays NaN: x * 0).
+    const double l = static_cast<float>(opts[0]);
+    if (fn == "softshrink" && l < 0) fail(loc, "softshrink: lambda must be greater or equal to 0, but found to be " +
+                                                   literal_repr(Value::floating(opts[0])));
+    if (round_to_type(l, t->dtype) != l) {
+      fail(loc, fn + " of a " + torch_dtype_name(t->dtype) + " tensor with lambd=" + literal_repr(Value::floating(opts[0])) +
+                    ", which that type does not hold exactly (eager's CPU and CUDA kernels compare differently there): "
+                    "not supported");
+    }
+    Value zero = t_binary(in, Op::Mul, x, Value::floating(0.0), loc);
+    Value above = t_binary(in, Op::Gt, x, Value::floating(l), loc), below = t_binary(in, Op::Lt, x, Value::floating(-l), loc);
+    if (fn == "hardshrink") return t_where(in, t_binary(in, Op::LogicalOr, above, below, loc), x, zero, loc);
+    return t_where(in, above, t_binary(in, Op::Sub, x, Value::floating(l), loc),
+                   t_where(in, below, t_binary(in, Op::Add, x, Value::floating(l), loc), zero, loc), loc);
   }
   if (fn == "softplus") {
     if (opts[0] == 0.0) fail(loc, "softplus: beta must not be 0 (it divides the result)");

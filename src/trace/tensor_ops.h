@@ -62,6 +62,8 @@ Value t_var(Interp& in, const Value& x, std::optional<std::vector<int64_t>> dims
 // torch.var_mean / torch.std_mean: (var or std, mean), both from one pass.
 std::pair<Value, Value> t_var_mean(Interp& in, const Value& x, std::optional<std::vector<int64_t>> dims,
                                    double correction, bool keepdim, bool std_dev, SourceLoc loc);
+// F.prelu(x, weight): x > 0 ? x : weight * x, the weight (one value or one per channel, dim 1) in x's type.
+Value t_prelu(Interp& in, const Value& x, const Value& weight, SourceLoc loc);
 // F.glu(x, dim): first half * sigmoid(second half) along dim.
 Value t_glu(Interp& in, const Value& x, int64_t dim, SourceLoc loc);
 // torch.logsumexp over dims (all when none or empty).

@@ -1023,6 +1023,34 @@ void register_torch(Interp& in) {
   def_fn(in, "torch.special.logsumexp", logsumexp_fn);
   def_fn(in, "torch.nn.functional.softmin", softmin_fn);
   def_fn(in, "torch.nn.functional.glu", glu_fn);
+  for (const char* f : {"torch.prelu", "torch.nn.functional.prelu"}) {
+    def_fn(in, f, [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+      Bound b = bind(in, a, "prelu", {"input", "weight"}, loc);
+      return t_prelu(in, b[0], b[1], loc);
+    });
+  }
+  // torch.xlogy(x, y): ATen's x * log(y) with 0 where x == 0 and NaN where y is NaN (either may be a number).
+  def_both(in, "xlogy", [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+    Bound b = bind(in, a, "xlogy", {"input", "other"}, loc);
+    Value x = b[0], y = b[1];
+    if (!x.is(Kind::Tensor) && !y.is(Kind::Tensor)) fail(loc, "xlogy: one of its arguments must be a tensor");
+    auto as_float = [&](const Value& v) {  // (a number: a 0-d float32 tensor)
+      if (!v.is(Kind::Tensor)) return t_full(in, {}, to_float(v, "xlogy", loc), DType::Float32, loc);
+      return is_floating(tensor_of(v)->dtype) ? v : t_cast(in, v, DType::Float32, loc);
+    };
+    x = as_float(x), y = as_float(y);
+    Value prod = t_binary(in, Op::Mul, x, t_unary(in, Op::Log, y, loc), loc);
+    Value r = t_where(in, t_binary(in, Op::Eq, x, Value::floating(0.0), loc), Value::floating(0.0), prod, loc);
+    return t_where(in, t_binary(in, Op::Ne, y, y, loc), Value::floating(NAN), r, loc);
+  });
+  def_both(in, "aminmax", [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+    Bound b = bind(in, a, "aminmax", {"input", "dim=", "keepdim="}, loc);
+    std::optional<std::vector<int64_t>> dims;
+    if (b.has(1)) dims = std::vector<int64_t>{to_int(b[1], "aminmax dim", loc)};
+    bool keep = opt_bool(b, 2, false, "aminmax", loc);
+    return in.tuple({t_reduce(in, Op::Min, b[0], dims, keep, loc), t_reduce(in, Op::Max, b[0], dims, keep, loc)},
+                    {"min", "max"});
+  });
   def_both(in, "std", variance(true));
   def_both(in, "amax", amax(Op::Max, "amax"));
   def_both(in, "amin", amax(Op::Min, "amin"));
@@ -1230,6 +1258,30 @@ void register_torch(Interp& in) {
     double value = b.has(3) ? to_float(b[3], "F.pad value", loc) : 0.0;
     return t_pad(in, b[0], to_int_list(b[1], "F.pad pad", loc), mode, value, loc);
   });
+  for (bool unshuffle : {false, true}) {
+    std::string f = unshuffle ? "pixel_unshuffle" : "pixel_shuffle";
+    auto fn = [unshuffle, f](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+      Bound b = bind(in, a, f, {"input", unshuffle ? "downscale_factor" : "upscale_factor"}, loc);
+      return t_pixel_shuffle(in, b[0], to_int(b[1], f + " factor", loc), unshuffle, loc);
+    };
+    def_fn(in, "torch." + f, fn);
+    def_fn(in, "torch.nn.functional." + f, fn);
+  }
+  for (const char* f : {"torch.channel_shuffle", "torch.nn.functional.channel_shuffle", "torch.native_channel_shuffle"}) {
+    def_fn(in, f, [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+      Bound b = bind(in, a, "channel_shuffle", {"input", "groups"}, loc);
+      return t_channel_shuffle(in, b[0], to_int(b[1], "channel_shuffle groups", loc), loc);
+    });
+  }
+  for (const char* f : {"movedim", "moveaxis"}) {
+    def_both(in, f, [f](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+      Bound b = bind(in, a, f, {"input", "source", "destination"}, loc);
+      auto dims = [&](const Value& v) {
+        return v.is(Kind::Int) ? std::vector<int64_t>{v.as_int()} : to_int_list(v, std::string(f) + " dims", loc);
+      };
+      return t_movedim(in, b[0], dims(b[1]), dims(b[2]), loc);
+    });
+  }
   def_both(in, "roll", [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
     Bound b = bind(in, a, "roll", {"input", "shifts", "dims="}, loc);
     return t_roll(in, b[0], to_int_list(b[1], "roll shifts", loc), dims_arg(b[2], "roll dims", loc), loc);

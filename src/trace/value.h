@@ -191,6 +191,10 @@ enum class ModuleKind : uint8_t {
   Dropout,
   MultiheadAttention,
   TransformerEncoderLayer,
+  Pad,       // ZeroPad1d/2d/3d, ConstantPad*, ReflectionPad*, ReplicationPad*, CircularPad*, by class name
+  Shuffle,   // PixelShuffle, PixelUnshuffle, ChannelShuffle
+  Unflatten,
+  PReLU,
   Sequential,
   ModuleList,
   ModuleDict,
