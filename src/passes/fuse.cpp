@@ -17,8 +17,8 @@
 //  - a pointwise chain over inputs only that ends in reductions joins a reduction kernel over the same
 //    space and axes that reads one of the same inputs (horizontal fusion: one read for sibling sums); so
 //    does a reduction of a value in memory (an input, or another kernel's output) next to one of the same value;
-//  - a small pointwise chain over inputs and parameters only is recomputed by the kernels that read it rather
-//    than written to memory; a kernel left with no outputs is dropped;
+//  - a small pointwise chain over inputs and parameters only (gathers from them included) is recomputed by the
+//    kernels that read it rather than written to memory; a kernel left with no outputs is dropped;
 //  - a buffer update (graph.updates) is written by the kernel of its value, which runs after every other
 //    kernel that reads the buffer (they all read its value before the update).
 // Kernels then run in dependency order. Views of values in memory are free: consumers read them by strides.
@@ -196,7 +196,15 @@ class Fuser {
 
   bool inline_walk(const Node* n, int& count) {
     if (op_kind(n->op) == OpKind::Leaf) return true;
-    if (!is_pointwise(n->op) || ++count > kMaxInlined) return false;
+    // A gather from an input or parameter at a cheap index (a positional embedding at torch.arange) is recomputed
+    // too: it reads x by strides wherever it runs, like a pointwise op reads its leaves.
+    bool leaf_gather = n->op == Op::Gather && op_kind(view_root(n->src[0])->op) == OpKind::Leaf;
+    if ((!is_pointwise(n->op) && !leaf_gather) || ++count > kMaxInlined) return false;
+    if (leaf_gather) {
+      const Node* index = n->src[1];
+      return (op_kind(view_root(index)->op) == OpKind::Leaf || views_mappable(index)) &&
+             inline_walk(view_root(index), count);
+    }
     for (auto* src : n->src) {
       // A leaf is read by strides through any view (split_reduce reshapes inputs: cast(reshape(x)));
       // a computed value is recomputed dim by dim, so its views must keep a per-dim correspondence.
