@@ -402,7 +402,9 @@ const TExpr* ValueEmitter::gather(const Node* n, const std::vector<int>& map) {
   const int64_t dim = n->attr.ints[0];
   const TExpr* idx = value(n->src[1], map);
   // (an int32 index times a stride can pass 2^31 in a large x)
-  if (n->src[1]->dtype == DType::Int32 && numel(view_root(x)->shape) >= (int64_t{1} << 31)) idx = b_.cast(idx, DType::Int64);
+  if (n->src[1]->dtype == DType::Int32 && numel(view_root(x)->shape) >= (int64_t{1} << 31)) {
+    idx = b_.cast(idx, DType::Int64);
+  }
   std::vector<int64_t> strides = access_strides(x, gather_map(n, map)), layout;
   int64_t base = 0;
   TZ_ASSERT(view_layout(x, layout, base) && view_pads(x).empty(), "a gather's source needs a copy");

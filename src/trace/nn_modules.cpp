@@ -457,7 +457,9 @@ InstanceObj* make_embedding(Interp& in, ClassObj* cls, CallArgs& a, SourceLoc lo
   w->prec = kPrecPostfix;
   in.register_parameter(m, "weight", in.wrap(w), loc);
   in.replay.text("nn.init.normal_(" + ref + ".weight)");
-  if (!padding.is_none()) in.replay.text("nn.init.zeros_(" + ref + ".weight[" + std::to_string(padding.as_int()) + "])");
+  if (!padding.is_none()) {
+    in.replay.text("nn.init.zeros_(" + ref + ".weight[" + std::to_string(padding.as_int()) + "])");
+  }
   return m;
 }
 

@@ -1106,8 +1106,8 @@ Value t_take(Interp& in, const Value& x, int64_t dim, const Value& index, bool w
   const int64_t size = xs[static_cast<size_t>(dim)];
   Value idx = index;
   if (wrap) {
-    idx = t_where(in, t_binary(in, Op::Lt, idx, Value::integer(0), loc), t_binary(in, Op::Add, idx, Value::integer(size), loc),
-                  idx, loc);
+    Value negative = t_binary(in, Op::Lt, idx, Value::integer(0), loc);
+    idx = t_where(in, negative, t_binary(in, Op::Add, idx, Value::integer(size), loc), idx, loc);
   }
   if (is.empty()) {  // a 0-d index selects one slice and drops the dim
     Shape out = xs;

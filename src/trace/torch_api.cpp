@@ -1253,7 +1253,9 @@ void register_torch(Interp& in) {
   def_both(in, "index_select", [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
     Bound b = bind(in, a, "torch.index_select", {"input", "dim", "index"}, loc);
     TensorObj* index = need_tensor(b[2], "torch.index_select index", loc);
-    if (index->rank() > 1) fail(loc, "torch.index_select(): Index is supposed to be a vector, got " + shape_str(index->shape));
+    if (index->rank() > 1) {
+      fail(loc, "torch.index_select(): Index is supposed to be a vector, got " + shape_str(index->shape));
+    }
     // (a 0-d index selects one slice and keeps the dim, as a 1-element vector does)
     Value vec = index->rank() == 0 ? t_reshape(in, b[2], {1}, loc) : b[2];
     return t_take(in, b[0], to_int(b[1], "torch.index_select dim", loc), vec, false, "torch.index_select", loc);
@@ -1266,7 +1268,8 @@ void register_torch(Interp& in) {
   });
   def_fn(in, "torch.nn.functional.embedding", [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
     Bound b = bind(in, a, "F.embedding",
-                   {"input", "weight", "padding_idx=", "max_norm=", "norm_type=", "scale_grad_by_freq=", "sparse="}, loc);
+                   {"input", "weight", "padding_idx=", "max_norm=", "norm_type=", "scale_grad_by_freq=", "sparse="},
+                   loc);
     check_embedding_options(b.has(3), opt_bool(b, 6, false, "F.embedding sparse", loc), "F.embedding", loc);
     return t_embedding(in, b[0], b[1], "F.embedding", loc);
   });
