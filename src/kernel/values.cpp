@@ -80,6 +80,7 @@ std::string ValueEmitter::value_name(Op op) {
     case Op::AvgPool:
     case Op::AdaptiveMaxPool:
     case Op::AdaptiveAvgPool: return "pooled";
+    case Op::Gather: return "gathered";
     default: return std::string(op_name(op)).substr(0, 7);
   }
 }
@@ -135,6 +136,13 @@ void ValueEmitter::collect(const Node* n, const std::vector<int>& map) {
     std::vector<int> kept = map;
     for (int j = n->rank() - pooled_dims(n); j < n->rank(); ++j) kept[j] = -1;
     accesses_.push_back(access_strides(n->src[0], kept));
+    return;
+  }
+  if (n->op == Op::Gather) {
+    // x is read at the index's positions along the gathered dim and by strides along the others: only those
+    // decide merging (the gathered dim's own index is never used for x).
+    accesses_.push_back(access_strides(n->src[0], gather_map(n, map)));
+    collect(n->src[1], map);
     return;
   }
   for (auto* src : n->src) collect(src, broadcast_map(src->shape, n->shape, map));
@@ -269,6 +277,12 @@ const TExpr* ValueEmitter::value(const Node* n, const std::vector<int>& map) {
   return v;
 }
 
+std::vector<int> ValueEmitter::gather_map(const Node* gather, const std::vector<int>& map) {
+  std::vector<int> kept = map;
+  kept[static_cast<size_t>(gather->attr.ints[0])] = -1;
+  return kept;
+}
+
 bool ValueEmitter::varies_along(const Node* n, const std::vector<int>& map, const std::vector<int>& dims) const {
   auto among = [&](int d) { return d >= 0 && std::find(dims.begin(), dims.end(), d) != dims.end(); };
   const Node* root = view_root(n);
@@ -284,6 +298,11 @@ bool ValueEmitter::varies_along(const Node* n, const std::vector<int>& map, cons
     return !view_source_map(n, map, src_map) || varies_along(n->src[0], src_map, dims);
   }
   if (op_kind(n->op) == OpKind::Reduce) return false;  // (a reduction's result is constant along what it reduces)
+  if (n->op == Op::Gather) {
+    std::vector<int64_t> strides = access_strides(n->src[0], gather_map(n, map));
+    return varies_along(n->src[1], map, dims) ||
+           std::any_of(dims.begin(), dims.end(), [&](int d) { return strides[d] != 0; });
+  }
   OpKind kind = op_kind(n->op);
   if (kind != OpKind::Unary && kind != OpKind::Binary && kind != OpKind::Ternary) return true;
   if (n->op == Op::Tri) return true;  // (compares its row and column indices)
@@ -365,6 +384,7 @@ const TExpr* ValueEmitter::compute(const Node* n, const std::vector<int>& map) {
     TZ_ASSERT(static_cast<bool>(on_window), "pooling in a kernel that does not pool");
     return on_window(n);
   }
+  if (n->op == Op::Gather) return gather(n, map);
   std::vector<const TExpr*> args;
   for (auto* src : n->src) args.push_back(value(src, broadcast_map(src->shape, n->shape, map)));
   if (n->op == Op::Tri) {
@@ -375,6 +395,37 @@ const TExpr* ValueEmitter::compute(const Node* n, const std::vector<int>& map) {
     return b_.op(TOp::Where, {keep, args[0], is_floating(n->dtype) ? b_.f(0.0) : b_.i(0)});
   }
   return rounded_like_eager(n, pointwise(n, std::move(args)));
+}
+
+// out[i] = x[i with i[dim] = index[i]]: the index tile (computed here or loaded), times x's stride along dim, plus
+// x's offset along the other dims from the kernel's indices; x is always read from memory (fuse materializes it,
+// even where another value of this kernel recomputes it). The load spans the tile axes that its pointer varies
+// along (x's strides, the index's axes), masked there; an index out of range reads out of bounds, as eager CUDA.
+const TExpr* ValueEmitter::gather(const Node* n, const std::vector<int>& map) {
+  const Node* x = n->src[0];
+  const int64_t dim = n->attr.ints[0];
+  const TExpr* idx = value(n->src[1], map);
+  // (an int32 index times a stride can pass 2^31 in a large x)
+  if (n->src[1]->dtype == DType::Int32 && numel(view_root(x)->shape) >= (int64_t{1} << 31)) {
+    idx = b_.cast(idx, DType::Int64);
+  }
+  std::vector<int64_t> strides = access_strides(x, gather_map(n, map)), layout;
+  int64_t base = 0;
+  TZ_ASSERT(view_layout(x, layout, base) && view_pads(x).empty(), "a gather's source needs a copy");
+  const TExpr* off = offset(strides);
+  const int64_t step = layout[static_cast<size_t>(dim)];
+  const TExpr* along = step == 1 ? idx : b_.mul(idx, b_.i(step));
+  off = off ? b_.add(off, along) : along;
+  if (base > 0) off = b_.add(off, b_.i(base));
+  if (base < 0) off = b_.op(TOp::Sub, {off, b_.i(-base)});
+  std::vector<int64_t> spans = strides;  // (only which entries are nonzero matters to mask_for)
+  for (size_t d = 0; d < spans.size(); ++d) {
+    if (spans[d] == 0 && rep_[d] == static_cast<int>(d) && varies_along(n->src[1], map, {static_cast<int>(d)})) {
+      spans[d] = 1;
+    }
+  }
+  const TExpr* v = b_.load(b_.add(ptr_base(view_root(x)), off), mask_for(spans), nullptr);
+  return is_floating(x->dtype) ? b_.cast(v, DType::Float32) : v;
 }
 
 // Eager writes every op's result to a tensor of its type: a 16-bit elementwise result or reduction computed here

@@ -425,6 +425,45 @@ InstanceObj* make_layer_norm(Interp& in, ClassObj* cls, CallArgs& a, SourceLoc l
   return m;
 }
 
+// nn.Embedding: weight [num_embeddings, embedding_dim] drawn by reset_parameters() as init.normal_(weight), then
+// the padding_idx row zeroed (_fill_padding_idx_with_zero); padding_idx, negative counted from the end, stays an
+// attribute (it shapes only the gradient in forward).
+InstanceObj* make_embedding(Interp& in, ClassObj* cls, CallArgs& a, SourceLoc loc) {
+  Bound b = bind(in, a, "nn.Embedding",
+                 {"num_embeddings", "embedding_dim", "padding_idx=", "max_norm=", "norm_type=", "scale_grad_by_freq=",
+                  "sparse=", "_weight=", "_freeze=", "device=", "dtype="},
+                 loc);
+  int64_t n = to_int(b[0], "nn.Embedding num_embeddings", loc);
+  int64_t d = to_int(b[1], "nn.Embedding embedding_dim", loc);
+  if (n <= 0 || d <= 0) fail(loc, "nn.Embedding: num_embeddings and embedding_dim must be positive");
+  check_embedding_options(b.has(3), b.given[6] && to_bool(b[6], "nn.Embedding sparse", loc), "nn.Embedding", loc);
+  if (b.has(7)) fail(loc, "nn.Embedding(_weight=...): a given weight tensor is not supported");
+  DType dt = b.has(10) ? to_dtype(b[10], "nn.Embedding dtype", loc) : DType::Float32;
+  if (in.phase != Phase::Init) fail(loc, "nn.Embedding can only be created in __init__");
+  Value padding = Value::none();
+  if (b.has(2)) {
+    int64_t p = to_int(b[2], "nn.Embedding padding_idx", loc);
+    if (p >= n || p < -n) fail(loc, "nn.Embedding: Padding_idx must be within num_embeddings");
+    padding = Value::integer(p < 0 ? p + n : p);
+  }
+  InstanceObj* m = new_module(in, cls);
+  set_plain(m, "num_embeddings", Value::integer(n));
+  set_plain(m, "embedding_dim", Value::integer(d));
+  set_plain(m, "padding_idx", padding);
+  std::string ref = InitRecorder::ref(m->module_id);
+  std::string dtype_kw = dt == DType::Float32 ? "" : std::string(", dtype=") + torch_dtype_name(dt);
+  TensorObj* w = in.new_tensor(Shape{n, d}, dt, Phase::Init);
+  w->is_param = true;
+  w->expr = "nn.Parameter(torch.empty(" + std::to_string(n) + ", " + std::to_string(d) + dtype_kw + "))";
+  w->prec = kPrecPostfix;
+  in.register_parameter(m, "weight", in.wrap(w), loc);
+  in.replay.text("nn.init.normal_(" + ref + ".weight)");
+  if (!padding.is_none()) {
+    in.replay.text("nn.init.zeros_(" + ref + ".weight[" + std::to_string(padding.as_int()) + "])");
+  }
+  return m;
+}
+
 // The input rank a BatchNorm*d / InstanceNorm*d module expects, from its class name ("BatchNorm2d" -> 4).
 int norm_rank(const std::string& cls) { return cls[cls.size() - 2] - '0' + 2; }
 
@@ -895,6 +934,7 @@ Value construct_builtin_module(Interp& in, ClassObj* cls, CallArgs& a, SourceLoc
     case ModuleKind::InstanceNorm: return as_value(make_norm_base(in, cls, a, true, loc));
     case ModuleKind::GroupNorm: return as_value(make_group_norm(in, cls, a, loc));
     case ModuleKind::RMSNorm: return as_value(make_rms_norm(in, cls, a, loc));
+    case ModuleKind::Embedding: return as_value(make_embedding(in, cls, a, loc));
     case ModuleKind::ReLU:
     case ModuleKind::SiLU: bind(in, a, name, {"inplace="}, loc); return as_value(new_module(in, cls));
     case ModuleKind::Sigmoid:
@@ -1117,6 +1157,7 @@ Value call_builtin_module(Interp& in, InstanceObj* m, CallArgs& a, SourceLoc loc
       return t_rms_norm(in, x, to_int_list(plain(m, "normalized_shape"), name + " normalized_shape", loc),
                         in.get_attr(self, "weight", loc), eps, loc);
     }
+    case ModuleKind::Embedding: return t_embedding(in, input(), in.get_attr(self, "weight", loc), name, loc);
     case ModuleKind::ReLU: return t_unary(in, Op::Relu, input(), loc);
     case ModuleKind::Sigmoid: return t_unary(in, Op::Sigmoid, input(), loc);
     case ModuleKind::Tanh: return t_unary(in, Op::Tanh, input(), loc);
@@ -1254,6 +1295,7 @@ void register_nn(Interp& in) {
                                                       {"InstanceNorm3d", ModuleKind::InstanceNorm},
                                                       {"GroupNorm", ModuleKind::GroupNorm},
                                                       {"RMSNorm", ModuleKind::RMSNorm},
+                                                      {"Embedding", ModuleKind::Embedding},
                                                       {"ReLU", ModuleKind::ReLU},
                                                       {"GELU", ModuleKind::GELU},
                                                       {"SiLU", ModuleKind::SiLU},

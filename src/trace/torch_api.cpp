@@ -1304,6 +1304,37 @@ void register_torch(Interp& in) {
     Bound b = bind(in, a, "F.one_hot", {"tensor", "num_classes="}, loc);
     return t_one_hot(in, b[0], b.has(1) ? to_int(b[1], "F.one_hot num_classes", loc) : -1, loc);
   });
+  // Indexed reads (tensor_ops.cpp: one gather op). Options that shape only the gradient change no value.
+  def_both(in, "gather", [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+    Bound b = bind(in, a, "torch.gather", {"input", "dim", "index", "sparse_grad="}, loc);
+    if (opt_bool(b, 3, false, "torch.gather sparse_grad", loc)) {
+      fail(loc, "torch.gather(sparse_grad=True): sparse gradients are not supported");
+    }
+    return t_gather(in, b[0], to_int(b[1], "torch.gather dim", loc), b[2], "torch.gather", loc);
+  });
+  def_both(in, "index_select", [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+    Bound b = bind(in, a, "torch.index_select", {"input", "dim", "index"}, loc);
+    TensorObj* index = need_tensor(b[2], "torch.index_select index", loc);
+    if (index->rank() > 1) {
+      fail(loc, "torch.index_select(): Index is supposed to be a vector, got " + shape_str(index->shape));
+    }
+    // (a 0-d index selects one slice and keeps the dim, as a 1-element vector does)
+    Value vec = index->rank() == 0 ? t_reshape(in, b[2], {1}, loc) : b[2];
+    return t_take(in, b[0], to_int(b[1], "torch.index_select dim", loc), vec, false, "torch.index_select", loc);
+  });
+  def_both(in, "take_along_dim", [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+    Bound b = bind(in, a, "torch.take_along_dim", {"input", "indices", "dim="}, loc);
+    std::optional<int64_t> dim;
+    if (b.has(2)) dim = to_int(b[2], "torch.take_along_dim dim", loc);
+    return t_take_along_dim(in, b[0], b[1], dim, loc);
+  });
+  def_fn(in, "torch.nn.functional.embedding", [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+    Bound b = bind(in, a, "F.embedding",
+                   {"input", "weight", "padding_idx=", "max_norm=", "norm_type=", "scale_grad_by_freq=", "sparse="},
+                   loc);
+    check_embedding_options(b.has(3), opt_bool(b, 6, false, "F.embedding sparse", loc), "F.embedding", loc);
+    return t_embedding(in, b[0], b[1], "F.embedding", loc);
+  });
   def_both(in, "count_nonzero", [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
     Bound b = bind(in, a, "count_nonzero", {"input", "dim="}, loc);
     return t_count_nonzero(in, b[0], dims_arg(b[1], "count_nonzero dim", loc), loc);

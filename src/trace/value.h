@@ -176,6 +176,7 @@ enum class ModuleKind : uint8_t {
   InstanceNorm,  // InstanceNorm1d/2d/3d
   GroupNorm,
   RMSNorm,
+  Embedding,
   ReLU,
   GELU,
   SiLU,
