@@ -205,7 +205,9 @@ std::string write_model(const TraceResult& trace, const Graph& graph, const Forw
     return std::any_of(plan.kernels.begin(), plan.kernels.end(), [&](const Kernel& k) { return k.*flag; });
   };
   w.line("import triton.language as tl");
-  if (needed(&Kernel::needs_expm1)) w.line("from triton.language.extra import libdevice");
+  if (needed(&Kernel::needs_expm1) || needed(&Kernel::needs_log1p)) {
+    w.line("from triton.language.extra import libdevice");
+  }
   w.line();
   write_launch_helper(w);
   if (needed(&Kernel::needs_mul_combine)) {
@@ -257,6 +259,50 @@ std::string write_model(const TraceResult& trace, const Graph& graph, const Forw
     w.line("        um1 = u - 1.0");
     w.line("        exact = (um1 == -1.0) | (u == float(\"inf\"))");
     w.line("        y = tl.where(u == 1.0, x, tl.where(exact, um1, um1 * (x / tl.log(u))))");
+    w.line("    return y");
+    w.line();
+  }
+  if (needed(&Kernel::needs_log1p)) {
+    w.line();
+    w.line("@triton.jit");
+    w.line("def _log1p(x, ON_CUDA: tl.constexpr):");
+    w.line("    # log(1 + x) as torch computes it (torch.log1p, ATen's log_sigmoid), with the digits that");
+    w.line("    # tl.log(1 + x) loses near 0. On CUDA: libdevice's log1pf, the CUDA math library's, which eager calls.");
+    w.line("    # Triton's interpreter cannot call libdevice; there, Goldberg's form: with u = 1 + x rounded,");
+    w.line("    # log(u) * (x / (u - 1)) cancels the rounding of u (within 5 ulps of log1p: docs/NUMERICS.md).");
+    w.line("    if ON_CUDA:");
+    w.line("        y = libdevice.log1p(x)");
+    w.line("    else:");
+    w.line("        u = 1.0 + x");
+    w.line("        exact = (u == 1.0) | (u == float(\"inf\"))");
+    w.line("        y = tl.where(exact, tl.where(u == 1.0, x, u), tl.log(u) * (x / (u - 1.0)))");
+    w.line("    return y");
+    w.line();
+  }
+  if (needed(&Kernel::needs_round)) {
+    w.line();
+    w.line("@triton.jit");
+    w.line("def _round_half_even(x):");
+    w.line("    # torch.round: to the nearest integer, ties to even (nearbyint). Below 2^23, adding and subtracting 2^23");
+    w.line("    # rounds |x| in the float32 add itself (to nearest, ties to even); from 2^23 on every float32 is an");
+    w.line("    # integer (inf and NaN stay). The sign bit is x's, so -0.3 and -0.0 round to -0.0 as in PyTorch.");
+    w.line("    a = tl.abs(x)");
+    w.line("    r = tl.where(a < 8388608.0, (a + 8388608.0) - 8388608.0, a)");
+    w.line("    bits = r.to(tl.uint32, bitcast=True) | (x.to(tl.uint32, bitcast=True) & 0x80000000)");
+    w.line("    return bits.to(tl.float32, bitcast=True)");
+    w.line();
+  }
+  if (needed(&Kernel::needs_div_by_number)) {
+    w.line();
+    w.line("@triton.jit");
+    w.line("def _div_by_number(x, c, inv_c, ON_CUDA: tl.constexpr):");
+    w.line("    # x / c for a Python number c (a quotient rounded to an integer next), as ATen's division kernels");
+    w.line("    # compute it: on CUDA x * (1 / c) with the reciprocal rounded to float32 (the kernels' CPU-scalar");
+    w.line("    # path), on the CPU x / c correctly rounded (Triton's `/` is approximate on the GPU).");
+    w.line("    if ON_CUDA:");
+    w.line("        y = x * inv_c");
+    w.line("    else:");
+    w.line("        y = tl.math.div_rn(x, c)");
     w.line("    return y");
     w.line();
   }

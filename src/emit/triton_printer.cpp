@@ -27,10 +27,10 @@ constexpr Spelling kSpellings[] = {
     {TOp::FloorDiv, "//", 12}, {TOp::Mod, "%", 12},
     {TOp::Where, "tl.where", 0},     {TOp::Maximum, "tl.maximum", 0}, {TOp::Minimum, "tl.minimum", 0},
     {TOp::Exp, "tl.exp", 0},         {TOp::Exp2, "tl.exp2", 0},       {TOp::Log, "tl.log", 0},
-    {TOp::Sqrt, "tl.sqrt_rn", 0},
+    {TOp::Log2, "tl.log2", 0},       {TOp::Sqrt, "tl.sqrt_rn", 0},
     {TOp::Rsqrt, "tl.rsqrt", 0},     {TOp::Sin, "tl.sin", 0},         {TOp::Cos, "tl.cos", 0},
     {TOp::Sigmoid, "tl.sigmoid", 0}, {TOp::Erf, "tl.erf", 0},         {TOp::Abs, "tl.abs", 0},
-    {TOp::Floor, "tl.floor", 0},     {TOp::Cdiv, "tl.cdiv", 0},       {TOp::Min2, "min", 0},
+    {TOp::Floor, "tl.floor", 0},     {TOp::Ceil, "tl.ceil", 0},       {TOp::Cdiv, "tl.cdiv", 0},       {TOp::Min2, "min", 0},
     {TOp::Sum, "tl.sum", 0},         {TOp::Max, "tl.max", 0},         {TOp::Min, "tl.min", 0},
 };
 

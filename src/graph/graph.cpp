@@ -292,6 +292,26 @@ const Node* Graph::attention(const Node* q, const Node* kt, const Node* v, const
   return make(Op::Attention, q->dtype, out, std::move(src), std::move(attr), loc);
 }
 
+namespace {
+
+// PyTorch's gather rule (the index's own shape is the output's): one rank, index.size(d) <= x.size(d) for d != dim.
+bool gather_shapes_fit(const Node* x, int64_t dim, const Node* index) {
+  if (x->rank() != index->rank() || dim < 0 || dim >= std::max(x->rank(), 1)) return false;
+  for (int d = 0; d < x->rank(); ++d) {
+    if (d != dim && index->shape[d] > x->shape[d]) return false;
+  }
+  return index->dtype == DType::Int64 || index->dtype == DType::Int32;
+}
+
+}  // namespace
+
+const Node* Graph::gather(const Node* x, int64_t dim, const Node* index, SourceLoc loc) {
+  TZ_ASSERT(gather_shapes_fit(x, dim, index), "gather operands");
+  Attr a;
+  a.ints = {dim};
+  return make(Op::Gather, x->dtype, index->shape, {x, index}, a, loc);
+}
+
 const Node* rebuild(Graph& out, const Node* old, const std::vector<const Node*>& src) {
   return out.make(old->op, old->dtype, old->shape, src, old->attr, old->loc);
 }
@@ -388,6 +408,12 @@ void verify(const Graph& g) {
         break;
       case OpKind::Window:
         TZ_ASSERT(n->src.size() == 1 && n->rank() == n->src[0]->rank(), "pooling arity and rank");
+        break;
+      case OpKind::Gather:
+        TZ_ASSERT(n->src.size() == 2 && n->attr.ints.size() == 1 &&
+                      gather_shapes_fit(n->src[0], n->attr.ints[0], n->src[1]) && n->shape == n->src[1]->shape &&
+                      n->dtype == n->src[0]->dtype,
+                  "gather operands");
         break;
       case OpKind::Attention: TZ_ASSERT(n->src.size() == (n->attr.ints[1] ? 4u : 3u), "attention arity"); break;
       case OpKind::Composite: break;

@@ -58,6 +58,8 @@ class Graph {
   const Node* matmul(const Node* a, const Node* b, SourceLoc loc = {});  // rank >= 2 both
   // Convolution (see ops.def for `attr`); `out` is the output shape the caller computed. x and w share a dtype.
   const Node* conv(const Node* x, const Node* w, Shape out, Attr attr, SourceLoc loc = {});
+  // x at the positions `index` names along `dim` (ops.def: gather); the caller checked PyTorch's shape rule.
+  const Node* gather(const Node* x, int64_t dim, const Node* index, SourceLoc loc = {});
   // softmax(scale * q @ kt, masked) @ v; `attr` as documented in ops.def; mask may be null.
   const Node* attention(const Node* q, const Node* kt, const Node* v, const Node* mask, Attr attr, SourceLoc loc = {});
 

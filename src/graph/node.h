@@ -18,7 +18,9 @@ enum class Op {
 #undef OP
 };
 
-enum class OpKind { Leaf, Unary, Binary, Ternary, Reduce, Scan, View, Matmul, Conv, Window, Attention, Composite };
+enum class OpKind {
+  Leaf, Unary, Binary, Ternary, Reduce, Scan, View, Matmul, Conv, Window, Gather, Attention, Composite
+};
 
 const char* op_name(Op op);
 OpKind op_kind(Op op);

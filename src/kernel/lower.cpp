@@ -320,15 +320,18 @@ ForwardPlan lower(const Schedule& s, TileArena& arena, const LowerOptions& optio
       }
       job.kernel.needs_round_tf32 = true;
     }
-    // expm1 and the sixth of hardsigmoid/hardswish compute as eager does on the device they run on: the launcher
-    // passes ON_CUDA.
+    // expm1, log1p, division by a Python number and the sixth of hardsigmoid/hardswish compute as eager does on the device they run on: the
+    // launcher passes ON_CUDA.
     auto has = [&](Op op) {
       auto is = [&](const Node* n) { return n->op == op; };
       return std::any_of(g.nodes.begin(), g.nodes.end(), is) || std::any_of(g.inlined.begin(), g.inlined.end(), is);
     };
     job.kernel.needs_expm1 = has(Op::Expm1);
+    job.kernel.needs_log1p = has(Op::Log1p);
     job.kernel.needs_sixth = has(Op::Sixth);
-    if (job.kernel.needs_expm1 || job.kernel.needs_sixth) {
+    job.kernel.needs_round = has(Op::Round);
+    job.kernel.needs_div_by_number = has(Op::DivByNumber);
+    if (job.kernel.needs_expm1 || job.kernel.needs_log1p || job.kernel.needs_sixth || job.kernel.needs_div_by_number) {
       job.kernel.params.push_back({"ON_CUDA", ParamKind::Constexpr});
       job.launch.args.push_back({"ON_CUDA", "on_cuda"});
     }

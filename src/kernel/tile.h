@@ -35,7 +35,7 @@ enum class TOp {
   Where,      // tl.where(c, a, b)
   Maximum, Minimum,
   NanMaximum, NanMinimum,  // tl.maximum(a, b, propagate_nan=ALL): NaN wins, as in PyTorch (floats)
-  Exp, Exp2, Log, Sqrt, Rsqrt, Sin, Cos, Sigmoid, Erf, Abs, Floor,
+  Exp, Exp2, Log, Log2, Sqrt, Rsqrt, Sin, Cos, Sigmoid, Erf, Abs, Floor, Ceil,
   Cast,       // args[0].to(dtype), or args[0].to(args[1]) when a second operand gives the type
   Sum, Max, Min, Prod, ArgMax, ArgMin,  // tl.sum(args[0], axis=ival); Prod uses a combine function
   NanMax, NanMin,  // a float max/min that keeps NaN (tl.max drops it on the GPU): tl.reduce with _nan_max/_nan_min
@@ -93,6 +93,9 @@ struct Kernel {
   bool needs_num_sms = false;      // its launch sizes a persistent grid by the multiprocessor count
   bool needs_round_tf32 = false;   // calls _round_tf32 (Op::RoundTf32): the printer emits the helper once
   bool needs_expm1 = false;        // calls _expm1 (Op::Expm1), printed once
+  bool needs_log1p = false;        // calls _log1p (Op::Log1p), printed once
+  bool needs_round = false;        // calls _round_half_even (Op::Round), printed once
+  bool needs_div_by_number = false;  // calls _div_by_number (Op::DivByNumber), printed once
   bool needs_sixth = false;        // calls _sixth (Op::Sixth), printed once
   bool needs_tf32_split = false;   // fp32 three-dot products: _tf32_hi and _dot_tf32x3, printed once
   bool needs_aten_scan_tile = false;  // it scans tiles in ATen's CUDA order: the printer emits _aten_scan_tile

@@ -80,13 +80,18 @@ std::string ValueEmitter::value_name(Op op) {
     case Op::AvgPool:
     case Op::AdaptiveMaxPool:
     case Op::AdaptiveAvgPool: return "pooled";
+    case Op::Gather: return "gathered";
     default: return std::string(op_name(op)).substr(0, 7);
   }
 }
 
 std::string ValueEmitter::fresh(const std::string& stem) {
-  int n = names_[stem]++;
-  return n == 0 ? stem : stem + std::to_string(n);
+  // A stem that ends in a digit (log2, exp2) can meet another stem's numbered name (exp + 2): skip those.
+  for (;;) {
+    int n = names_[stem]++;
+    std::string name = n == 0 ? stem : stem + std::to_string(n);
+    if (taken_.insert(name).second) return name;
+  }
 }
 
 std::vector<int64_t> ValueEmitter::access_strides(const Node* view, const std::vector<int>& map) const {
@@ -131,6 +136,13 @@ void ValueEmitter::collect(const Node* n, const std::vector<int>& map) {
     std::vector<int> kept = map;
     for (int j = n->rank() - pooled_dims(n); j < n->rank(); ++j) kept[j] = -1;
     accesses_.push_back(access_strides(n->src[0], kept));
+    return;
+  }
+  if (n->op == Op::Gather) {
+    // x is read at the index's positions along the gathered dim and by strides along the others: only those
+    // decide merging (the gathered dim's own index is never used for x).
+    accesses_.push_back(access_strides(n->src[0], gather_map(n, map)));
+    collect(n->src[1], map);
     return;
   }
   for (auto* src : n->src) collect(src, broadcast_map(src->shape, n->shape, map));
@@ -265,6 +277,12 @@ const TExpr* ValueEmitter::value(const Node* n, const std::vector<int>& map) {
   return v;
 }
 
+std::vector<int> ValueEmitter::gather_map(const Node* gather, const std::vector<int>& map) {
+  std::vector<int> kept = map;
+  kept[static_cast<size_t>(gather->attr.ints[0])] = -1;
+  return kept;
+}
+
 bool ValueEmitter::varies_along(const Node* n, const std::vector<int>& map, const std::vector<int>& dims) const {
   auto among = [&](int d) { return d >= 0 && std::find(dims.begin(), dims.end(), d) != dims.end(); };
   const Node* root = view_root(n);
@@ -280,6 +298,11 @@ bool ValueEmitter::varies_along(const Node* n, const std::vector<int>& map, cons
     return !view_source_map(n, map, src_map) || varies_along(n->src[0], src_map, dims);
   }
   if (op_kind(n->op) == OpKind::Reduce) return false;  // (a reduction's result is constant along what it reduces)
+  if (n->op == Op::Gather) {
+    std::vector<int64_t> strides = access_strides(n->src[0], gather_map(n, map));
+    return varies_along(n->src[1], map, dims) ||
+           std::any_of(dims.begin(), dims.end(), [&](int d) { return strides[d] != 0; });
+  }
   OpKind kind = op_kind(n->op);
   if (kind != OpKind::Unary && kind != OpKind::Binary && kind != OpKind::Ternary) return true;
   if (n->op == Op::Tri) return true;  // (compares its row and column indices)
@@ -378,6 +401,7 @@ const TExpr* ValueEmitter::compute(const Node* n, const std::vector<int>& map) {
     TZ_ASSERT(static_cast<bool>(on_window), "pooling in a kernel that does not pool");
     return on_window(n);
   }
+  if (n->op == Op::Gather) return gather(n, map);
   std::vector<const TExpr*> args;
   for (auto* src : n->src) args.push_back(value(src, broadcast_map(src->shape, n->shape, map)));
   if (n->op == Op::Tri) {
@@ -531,6 +555,37 @@ const TExpr* ValueEmitter::value_at(const Node* n, const std::vector<int>& map, 
   return memo[k] = v;
 }
 
+// out[i] = x[i with i[dim] = index[i]]: the index tile (computed here or loaded), times x's stride along dim, plus
+// x's offset along the other dims from the kernel's indices; x is always read from memory (fuse materializes it,
+// even where another value of this kernel recomputes it). The load spans the tile axes that its pointer varies
+// along (x's strides, the index's axes), masked there; an index out of range reads out of bounds, as eager CUDA.
+const TExpr* ValueEmitter::gather(const Node* n, const std::vector<int>& map) {
+  const Node* x = n->src[0];
+  const int64_t dim = n->attr.ints[0];
+  const TExpr* idx = value(n->src[1], map);
+  // (an int32 index times a stride can pass 2^31 in a large x)
+  if (n->src[1]->dtype == DType::Int32 && numel(view_root(x)->shape) >= (int64_t{1} << 31)) {
+    idx = b_.cast(idx, DType::Int64);
+  }
+  std::vector<int64_t> strides = access_strides(x, gather_map(n, map)), layout;
+  int64_t base = 0;
+  TZ_ASSERT(view_layout(x, layout, base) && view_pads(x).empty(), "a gather's source needs a copy");
+  const TExpr* off = offset(strides);
+  const int64_t step = layout[static_cast<size_t>(dim)];
+  const TExpr* along = step == 1 ? idx : b_.mul(idx, b_.i(step));
+  off = off ? b_.add(off, along) : along;
+  if (base > 0) off = b_.add(off, b_.i(base));
+  if (base < 0) off = b_.op(TOp::Sub, {off, b_.i(-base)});
+  std::vector<int64_t> spans = strides;  // (only which entries are nonzero matters to mask_for)
+  for (size_t d = 0; d < spans.size(); ++d) {
+    if (spans[d] == 0 && rep_[d] == static_cast<int>(d) && varies_along(n->src[1], map, {static_cast<int>(d)})) {
+      spans[d] = 1;
+    }
+  }
+  const TExpr* v = b_.load(b_.add(ptr_base(view_root(x)), off), mask_for(spans), nullptr);
+  return is_floating(x->dtype) ? b_.cast(v, DType::Float32) : v;
+}
+
 // Eager writes every op's result to a tensor of its type: a 16-bit elementwise result or reduction computed here
 // (in float32) is rounded to its type as it is made, so that every op after it (elementwise, a reduction, a
 // widening cast) reads eager's value. (A cast to 16 bits rounds by itself; a scan rounds inside its own order;
@@ -611,6 +666,16 @@ const TExpr* ValueEmitter::pointwise(const Node* n, std::vector<const TExpr*> a)
     case Op::RoundTf32: return b_.call("_round_tf32", {a[0], b_.var("PRECISION")});  // kernel/lower.cpp adds PRECISION
     case Op::Expm1: return b_.call("_expm1", {a[0], b_.var("ON_CUDA")});  // kernel/lower.cpp adds ON_CUDA
     case Op::Sixth: return b_.call("_sixth", {a[0], b_.var("ON_CUDA")});
+    case Op::DivByNumber: {
+      float c = static_cast<float>(n->attr.floats[0]);
+      return b_.call("_div_by_number", {a[0], b_.f(c), b_.f(1.0f / c), b_.var("ON_CUDA")});
+    }
+    case Op::Log1p: return b_.call("_log1p", {a[0], b_.var("ON_CUDA")});
+    case Op::Log2: return b_.op(TOp::Log2, {a[0]});
+    case Op::Exp2: return b_.op(TOp::Exp2, {a[0]});
+    case Op::Floor: return b_.op(TOp::Floor, {a[0]});
+    case Op::Ceil: return b_.op(TOp::Ceil, {a[0]});
+    case Op::Round: return b_.call("_round_half_even", {a[0]});
     case Op::Cast: {
       DType from = n->src[0]->dtype, to = n->dtype;
       if (to == DType::Bool) return b_.op(TOp::Ne, {a[0], fp ? b_.f(0.0) : b_.i(0)});
@@ -626,6 +691,7 @@ const TExpr* ValueEmitter::pointwise(const Node* n, std::vector<const TExpr*> a)
     case Op::Sub: return b_.op(TOp::Sub, {a[0], a[1]});
     case Op::Mul: return b_.mul(a[0], a[1]);
     case Op::Div: return b_.op(TOp::Div, {a[0], a[1]});
+    case Op::DivRn: return b_.call("tl.math.div_rn", {a[0], a[1]});
     case Op::Pow: {
       const Node* e = view_root(n->src[1]);
       if (e->op == Op::Const) return power(b_, a[0], e->attr.f);

@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -136,6 +137,9 @@ class ValueEmitter {
   const TExpr* ptr_base(const Node* n);
   const TExpr* compute(const Node* n, const std::vector<int>& map);
   const TExpr* pointwise(const Node* n, std::vector<const TExpr*> a);
+  const TExpr* gather(const Node* n, const std::vector<int>& map);
+  // The dim map by which a gather reads its source along the dims other than the gathered one.
+  static std::vector<int> gather_map(const Node* gather, const std::vector<int>& map);
   const TExpr* dim_index(int d);  // the index of kernel dim d alone (d may be merged into a longer run)
   bool in_group(const Node* n) const;
   // Is `n` (a value or a view of one) loaded from memory rather than computed in this kernel?
@@ -158,6 +162,7 @@ class ValueEmitter {
   std::vector<char> pinned_;
   std::map<std::string, const TExpr*> cache_;
   std::map<std::string, int> names_;
+  std::set<std::string> taken_;  // every name fresh() handed out
 };
 
 // True when a value of dtype `t` is held in float32 inside kernels (floats compute in float32).

@@ -198,6 +198,14 @@ const Node* lower_mish(Graph& g, const Node* old, const Node* x) {
   return g.cast(g.binary(Op::Mul, xs, t, old->loc), old->dtype, old->loc);
 }
 
+// log_sigmoid(x) => min(x, 0) - log1p(exp(-|x|))   (ATen's log_sigmoid kernels, CPU and CUDA alike)
+const Node* lower_log_sigmoid(Graph& g, const Node* old, const Node* x) {
+  const Node* xs = compute_type(g, x);
+  const Node* z = g.unary(Op::Exp, g.unary(Op::Neg, g.unary(Op::Abs, xs, old->loc), old->loc), old->loc);
+  const Node* m = g.binary(Op::Minimum, xs, scalar(g, 0.0, xs), old->loc);
+  return g.cast(g.binary(Op::Sub, m, g.unary(Op::Log1p, z, old->loc), old->loc), old->dtype, old->loc);
+}
+
 struct Moments {
   const Node* mean;
   const Node* var;
@@ -529,6 +537,7 @@ std::unique_ptr<Graph> decompose(const Graph& traced) {
       case Op::Softplus: return lower_softplus(out, old, src[0]);
       case Op::Softsign: return lower_softsign(out, old, src[0]);
       case Op::Mish: return lower_mish(out, old, src[0]);
+      case Op::LogSigmoid: return lower_log_sigmoid(out, old, src[0]);
       case Op::LayerNorm: return lower_layer_norm(out, old, src[0]);
       case Op::NormMean: return moments(out, src[0], old->attr.ints, old->loc).mean;
       case Op::NormVar: return moments(out, src[0], old->attr.ints, old->loc).var;

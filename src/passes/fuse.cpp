@@ -8,6 +8,9 @@
 //    (a scan kernel along the same axis and direction, or a pointwise kernel, which becomes a scan kernel);
 //  - a cat of a scan kernel's results and constants is stored by that kernel, each piece at its offset in the
 //    cat's buffer (a store epilogue);
+//  - a gather joins the pointwise kernel that computes its index when it iterates over the index's shape (else
+//    starts a pointwise kernel over it); its source x is read from memory at the positions the index names, so
+//    x is never computed in that kernel; its pointwise consumers and reductions join it like any pointwise value's;
 //  - a pointwise op joins a kernel of one of its inputs when its shape fits that kernel's space (the space
 //    itself, or the reduced shape of a reduction kernel) and every in-kernel input is read through a dim map
 //    the kernel can compute, preferring inputs that cannot be recomputed; else it starts a pointwise kernel;
@@ -17,8 +20,8 @@
 //  - a pointwise chain over inputs only that ends in reductions joins a reduction kernel over the same
 //    space and axes that reads one of the same inputs (horizontal fusion: one read for sibling sums); so
 //    does a reduction of a value in memory (an input, or another kernel's output) next to one of the same value;
-//  - a small pointwise chain over inputs and parameters only is recomputed by the kernels that read it rather
-//    than written to memory; a kernel left with no outputs is dropped;
+//  - a small pointwise chain over inputs and parameters only (gathers from them included) is recomputed by the
+//    kernels that read it rather than written to memory; a kernel left with no outputs is dropped;
 //  - a buffer update (graph.updates) is written by the kernel of its value, which runs after every other
 //    kernel that reads the buffer (they all read its value before the update).
 // Kernels then run in dependency order. Views of values in memory are free: consumers read them by strides.
@@ -94,6 +97,7 @@ class Fuser {
       if (kind == OpKind::Matmul) place_template(n, GroupKind::Matmul);
       else if (kind == OpKind::Conv) place_template(n, GroupKind::Conv);
       else if (kind == OpKind::Window) place_window(n);
+      else if (kind == OpKind::Gather) place_gather(n);
       else if (kind == OpKind::Attention) place_template(n, GroupKind::Attention);
       else if (kind == OpKind::Reduce) place_reduce(n);
       else if (kind == OpKind::Scan) place_scan(n);
@@ -196,7 +200,15 @@ class Fuser {
 
   bool inline_walk(const Node* n, int& count) {
     if (op_kind(n->op) == OpKind::Leaf) return true;
-    if (!is_pointwise(n->op) || ++count > kMaxInlined) return false;
+    // A gather from an input or parameter at a cheap index (a positional embedding at torch.arange) is recomputed
+    // too: it reads x by strides wherever it runs, like a pointwise op reads its leaves.
+    bool leaf_gather = n->op == Op::Gather && op_kind(view_root(n->src[0])->op) == OpKind::Leaf;
+    if ((!is_pointwise(n->op) && !leaf_gather) || ++count > kMaxInlined) return false;
+    if (leaf_gather) {
+      const Node* index = n->src[1];
+      return (op_kind(view_root(index)->op) == OpKind::Leaf || views_mappable(index)) &&
+             inline_walk(view_root(index), count);
+    }
     for (auto* src : n->src) {
       // A leaf is read by strides through any view (split_reduce reshapes inputs: cast(reshape(x)));
       // a computed value is recomputed dim by dim, so its views must keep a per-dim correspondence.
@@ -540,7 +552,7 @@ class Fuser {
       Group& grp = s_.groups[gid];
       if (grp.space == x->shape && grp.kind == GroupKind::Scan && grp.axes == axes) {
         joined = scan_direction(gid) == n->attr.ints[1];
-      } else if (grp.space == x->shape && grp.kind == GroupKind::Pointwise) {
+      } else if (grp.space == x->shape && grp.kind == GroupKind::Pointwise && !has_gather(grp)) {
         grp.kind = GroupKind::Scan;  // tentatively, as for reductions
         grp.axes = axes;
         joined = all_readable(gid);
@@ -553,6 +565,12 @@ class Fuser {
     if (!joined) gid = new_group(GroupKind::Scan, x->shape, axes);
     add(gid, n);
     read_from_memory(gid, x);
+  }
+
+  // A scan kernel walks its rows in ATen's tiles, chunk by chunk (lower_scan.cpp): a gather's kernel stays
+  // pointwise and the scan reads the gathered values from memory (not measured: no problem needs it yet).
+  static bool has_gather(const Group& grp) {
+    return std::any_of(grp.nodes.begin(), grp.nodes.end(), [](const Node* m) { return m->op == Op::Gather; });
   }
 
   // The direction of the scans already in a scan kernel (they all share one).
@@ -693,6 +711,23 @@ class Fuser {
     if (!reads_along_last(a) || !reads_along_last(c)) return false;
     std::set<const Node*> ra = full_reads(a), rc = full_reads(c);
     return std::any_of(ra.begin(), ra.end(), [&](const Node* n) { return rc.count(n) > 0; });
+  }
+
+  // A gather computes its index in the index's kernel when that is a pointwise kernel over the index's shape that
+  // neither computes x (read from memory at computed positions) nor reads, through other kernels, a value this one
+  // computes (a cycle); else it starts a pointwise kernel and reads the index too.
+  //   y = x * 2; g = gather(y, 1, idx + 1); g.exp()  =>  kernel A: y;  kernel B: idx + 1, gather (reads y), exp
+  void place_gather(const Node* n) {
+    const Node* x = n->src[0];
+    const Node* index = n->src[1];
+    int gid = group_of(view_root(index));
+    int xg = group_of(view_root(x));
+    bool joins = gid >= 0 && index == view_root(index) && s_.groups[gid].kind == GroupKind::Pointwise &&
+                 s_.groups[gid].space == n->shape && xg != gid && !(xg >= 0 && depends_on(xg, gid));
+    if (!joins) gid = new_group(GroupKind::Pointwise, n->shape);
+    add(gid, n);
+    read_from_memory(gid, x, /*may_recompute=*/false);
+    read_from_memory(gid, index);
   }
 
   // Kernels whose values were all recomputed elsewhere write nothing: they are dropped.

@@ -227,6 +227,7 @@ Interp::Interp(const ast::Module& m, const TraceOptions& opts, Graph* g)
   register_torch(*this);
   register_nn(*this);
   register_losses(*this);
+  register_math(*this);
 }
 
 Value Interp::str(std::string s) {

@@ -179,6 +179,13 @@ class Interp {
 void register_builtins(Interp& in);
 void register_torch(Interp& in);
 void register_nn(Interp& in);
+void register_math(Interp& in);  // math_fns.cpp
+
+// The torch surface's registration (torch_api.cpp): torch.<qualname> as a builtin that __init__ replays by name;
+// Tensor.<name> from a handler written for fn(input, ...); def_both registers torch.<name> and the method.
+void def_fn(Interp& in, const std::string& qualname, BuiltinFn fn);
+void def_method(Interp& in, const std::string& name, const BuiltinFn& fn);
+void def_both(Interp& in, const std::string& name, const BuiltinFn& fn);
 
 // The forward of a builtin nn module (nn_modules.cpp).
 Value call_builtin_module(Interp& in, InstanceObj* m, CallArgs& args, SourceLoc loc);

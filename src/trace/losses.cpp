@@ -187,6 +187,35 @@ Value class_index(Interp& in, int64_t n, int axis, int rank, SourceLoc loc) {
   return t_reshape(in, iota, std::vector<int64_t>(shape.begin(), shape.end()), loc);
 }
 
+// The optional class weight of cross_entropy and nll_loss: a 1-D tensor of the C classes in the input's type,
+// shaped [C, 1, ...] to broadcast along the class axis (float32 for 16-bit inputs); none when not given.
+Value class_weight(Interp& in, const Options& o, const TensorObj* input, int64_t C, int axis) {
+  const Value& weight = o.get("weight");
+  if (weight.is_none()) return Value();
+  TensorObj* w = need_float(weight, o.fn, "weight", o.loc);
+  if (w->shape != Shape{C}) {
+    fail(o.loc, o.fn + ": weight must be a 1-D tensor of the " + std::to_string(C) + " classes, got " +
+                    shape_str(w->shape));
+  }
+  need_same_type(o, "weight", w, input);
+  std::vector<int64_t> ws(static_cast<size_t>(input->rank() - axis), 1);
+  ws[0] = C;
+  return t_reshape(in, compute_type(in, weight, o.loc), ws, o.loc);
+}
+
+// Class-index targets of cross_entropy and nll_loss: int64, the input's shape without the class axis.
+void need_class_targets(const Options& o, const TensorObj* input, const TensorObj* target, int axis) {
+  if (target->dtype != DType::Int64) {
+    fail(o.loc, o.fn + ": class-index targets must be torch.int64 (long), got " + torch_dtype_name(target->dtype));
+  }
+  Shape want = input->shape;
+  want.erase(want.begin() + axis);
+  if (target->shape != want) {
+    fail(o.loc, o.fn + ": class-index targets of shape " + shape_str(want) + " expected for an input of shape " +
+                    shape_str(input->shape) + ", got " + shape_str(target->shape));
+  }
+}
+
 // cross_entropy over the class dim (1, or 0 for an unbatched [C] input). Class indices: the row's
 // log-sum-exp minus the target logit, picked by comparing the class index with the target inside the same
 // row reduction (the reduction kernel reads such a pick as one load at the target: kernel/values.h); ignored targets count zero and leave the mean's denominator. Label smoothing
@@ -202,24 +231,10 @@ Value cross_entropy_loss(Interp& in, const Options& o, const std::vector<Value>&
   if (rank == 0) fail(loc, o.fn + ": the input must have at least one dim (the classes)");
   int axis = rank == 1 ? 0 : 1;
   int64_t C = ti->shape[static_cast<size_t>(axis)];
+  const Value w = class_weight(in, o, ti, C, axis);  // [C, 1, ...]
   const Value& weight = o.get("weight");
-  if (!weight.is_none()) {
-    TensorObj* w = need_float(weight, o.fn, "weight", loc);
-    if (w->shape != Shape{C}) {
-      fail(loc, o.fn + ": weight must be a 1-D tensor of the " + std::to_string(C) + " classes, got " +
-                    shape_str(w->shape));
-    }
-    need_same_type(o, "weight", w, ti);
-  }
   DType out = ti->dtype;
   Value x = compute_type(in, t[0], loc);
-  // w shaped to broadcast along the class axis: [C, 1, ...]
-  Value w;
-  if (!weight.is_none()) {
-    std::vector<int64_t> ws(static_cast<size_t>(rank - axis), 1);
-    ws[0] = C;
-    w = t_reshape(in, compute_type(in, weight, loc), ws, loc);
-  }
   // Everything below reads x - max: the picked logit and the smoothing sum then reduce over the same
   // values as the exponentials, so that one kernel (one pass per loop) computes them all.
   Value m = t_reduce(in, Op::Max, x, std::vector<int64_t>{axis}, true, loc);
@@ -246,15 +261,7 @@ Value cross_entropy_loss(Interp& in, const Options& o, const std::vector<Value>&
     return t_cast(in, s, out, loc);
   }
 
-  if (tt->dtype != DType::Int64) {
-    fail(loc, o.fn + ": class-index targets must be torch.int64 (long), got " + torch_dtype_name(tt->dtype));
-  }
-  Shape want = ti->shape;
-  want.erase(want.begin() + axis);
-  if (tt->shape != want) {
-    fail(loc, o.fn + ": class-index targets of shape " + shape_str(want) + " expected for an input of shape " +
-                  shape_str(ti->shape) + ", got " + shape_str(tt->shape));
-  }
+  need_class_targets(o, ti, tt, axis);
   int64_t ignore = o.get("ignore_index").is_none() ? -100 : to_int(o.get("ignore_index"), o.fn + " ignore_index", loc);
   Value target = t_unsqueeze(in, t[1], axis, loc);                    // [N, 1, ...]
   Value hit = t_binary(in, Op::Eq, class_index(in, C, axis, rank, loc), target, loc);  // [N, C, ...]
@@ -309,28 +316,9 @@ Value nll_loss(Interp& in, const Options& o, const std::vector<Value>& t) {
   if (rank == 0) fail(loc, o.fn + ": the input must have at least one dim (the classes)");
   int axis = rank == 1 ? 0 : 1;
   int64_t C = ti->shape[static_cast<size_t>(axis)];
-  if (tt->dtype != DType::Int64) {
-    fail(loc, o.fn + ": targets must be class indices of type torch.int64 (long), got " + torch_dtype_name(tt->dtype));
-  }
-  Shape want = ti->shape;
-  want.erase(want.begin() + axis);
-  if (tt->shape != want) {
-    fail(loc, o.fn + ": targets of shape " + shape_str(want) + " expected for an input of shape " +
-                  shape_str(ti->shape) + ", got " + shape_str(tt->shape));
-  }
+  need_class_targets(o, ti, tt, axis);
+  const Value w = class_weight(in, o, ti, C, axis);  // [C, 1, ...]
   const Value& weight = o.get("weight");
-  Value w;
-  if (!weight.is_none()) {
-    TensorObj* wt = need_float(weight, o.fn, "weight", loc);
-    if (wt->shape != Shape{C}) {
-      fail(loc, o.fn + ": weight must be a 1-D tensor of the " + std::to_string(C) + " classes, got " +
-                    shape_str(wt->shape));
-    }
-    need_same_type(o, "weight", wt, ti);
-    std::vector<int64_t> ws(static_cast<size_t>(rank - axis), 1);
-    ws[0] = C;
-    w = t_reshape(in, compute_type(in, weight, loc), ws, loc);
-  }
   int64_t ignore = to_int(o.get("ignore_index"), o.fn + " ignore_index", loc);
   DType out = ti->dtype;
   Value x = compute_type(in, t[0], loc);
@@ -345,16 +333,6 @@ Value nll_loss(Interp& in, const Options& o, const std::vector<Value>& t) {
   Value total = sum_all(in, loss, loc);
   if (reduction == "mean") total = div(in, total, sum_all(in, wt, loc), loc);
   return t_cast(in, total, out, loc);
-}
-
-// log1p(v) to a few ulps without a log1p function: log(u) * (v / (u - 1)) with u = 1 + v, whose rounding the
-// quotient cancels, and v itself where u rounds to 1 (Goldberg, "What every computer scientist should know about
-// floating-point arithmetic", theorem 4).
-Value log1p_of(Interp& in, const Value& v, SourceLoc loc) {
-  Value u = add(in, f32(1.0), v, loc);
-  Value q = div(in, v, sub(in, u, f32(1.0), loc), loc);
-  Value r = mul(in, t_unary(in, Op::Log, u, loc), q, loc);
-  return t_where(in, t_binary(in, Op::Eq, u, f32(1.0), loc), v, r, loc);
 }
 
 // The weight of binary_cross_entropy(_with_logits): any shape that broadcasts to the input's.
@@ -388,7 +366,7 @@ Value binary_cross_entropy(Interp& in, const Options& o, const std::vector<Value
   auto in_type = [&](const Value& v) { return type == DType::Float32 ? v : t_cast(in, v, type, loc); };
   // (log1p in float32, rounded once, as c10's 16-bit log1p does)
   Value neg = t_unary(in, Op::Neg, compute_type(in, x, loc), loc);
-  Value log_1mx = t_binary(in, Op::Maximum, in_type(log1p_of(in, neg, loc)), f32(-100.0), loc);
+  Value log_1mx = t_binary(in, Op::Maximum, in_type(t_unary(in, Op::Log1p, neg, loc)), f32(-100.0), loc);
   Value log_x = t_binary(in, Op::Maximum, t_unary(in, Op::Log, x, loc), f32(-100.0), loc);
   Value loss = sub(in, mul(in, sub(in, y, f32(1.0), loc), log_1mx, loc), mul(in, y, log_x, loc), loc);
   if (!weight.is_none()) loss = mul(in, loss, t_cast(in, weight, type, loc), loc);
@@ -412,7 +390,7 @@ Value binary_cross_entropy_with_logits(Interp& in, const Options& o, const std::
   Value x = t_cast(in, t[0], type, loc), y = t_cast(in, t[1], type, loc);
   Value xf = compute_type(in, x, loc);
   Value e = t_unary(in, Op::Exp, t_unary(in, Op::Neg, t_unary(in, Op::Abs, xf, loc), loc), loc);
-  Value log_sigmoid = sub(in, t_binary(in, Op::Minimum, xf, f32(0.0), loc), log1p_of(in, e, loc), loc);
+  Value log_sigmoid = sub(in, t_binary(in, Op::Minimum, xf, f32(0.0), loc), t_unary(in, Op::Log1p, e, loc), loc);
   if (type != DType::Float32) log_sigmoid = t_cast(in, log_sigmoid, type, loc);
   if (!pos_weight.is_none()) {
     Value pw = t_cast(in, pos_weight, type, loc);

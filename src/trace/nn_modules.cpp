@@ -7,6 +7,7 @@
 
 #include "trace/interp.h"
 #include "trace/pooling.h"
+#include "trace/shape_functions.h"
 #include "trace/losses.h"
 #include "trace/tensor_ops.h"
 
@@ -424,6 +425,45 @@ InstanceObj* make_layer_norm(Interp& in, ClassObj* cls, CallArgs& a, SourceLoc l
   return m;
 }
 
+// nn.Embedding: weight [num_embeddings, embedding_dim] drawn by reset_parameters() as init.normal_(weight), then
+// the padding_idx row zeroed (_fill_padding_idx_with_zero); padding_idx, negative counted from the end, stays an
+// attribute (it shapes only the gradient in forward).
+InstanceObj* make_embedding(Interp& in, ClassObj* cls, CallArgs& a, SourceLoc loc) {
+  Bound b = bind(in, a, "nn.Embedding",
+                 {"num_embeddings", "embedding_dim", "padding_idx=", "max_norm=", "norm_type=", "scale_grad_by_freq=",
+                  "sparse=", "_weight=", "_freeze=", "device=", "dtype="},
+                 loc);
+  int64_t n = to_int(b[0], "nn.Embedding num_embeddings", loc);
+  int64_t d = to_int(b[1], "nn.Embedding embedding_dim", loc);
+  if (n <= 0 || d <= 0) fail(loc, "nn.Embedding: num_embeddings and embedding_dim must be positive");
+  check_embedding_options(b.has(3), b.given[6] && to_bool(b[6], "nn.Embedding sparse", loc), "nn.Embedding", loc);
+  if (b.has(7)) fail(loc, "nn.Embedding(_weight=...): a given weight tensor is not supported");
+  DType dt = b.has(10) ? to_dtype(b[10], "nn.Embedding dtype", loc) : DType::Float32;
+  if (in.phase != Phase::Init) fail(loc, "nn.Embedding can only be created in __init__");
+  Value padding = Value::none();
+  if (b.has(2)) {
+    int64_t p = to_int(b[2], "nn.Embedding padding_idx", loc);
+    if (p >= n || p < -n) fail(loc, "nn.Embedding: Padding_idx must be within num_embeddings");
+    padding = Value::integer(p < 0 ? p + n : p);
+  }
+  InstanceObj* m = new_module(in, cls);
+  set_plain(m, "num_embeddings", Value::integer(n));
+  set_plain(m, "embedding_dim", Value::integer(d));
+  set_plain(m, "padding_idx", padding);
+  std::string ref = InitRecorder::ref(m->module_id);
+  std::string dtype_kw = dt == DType::Float32 ? "" : std::string(", dtype=") + torch_dtype_name(dt);
+  TensorObj* w = in.new_tensor(Shape{n, d}, dt, Phase::Init);
+  w->is_param = true;
+  w->expr = "nn.Parameter(torch.empty(" + std::to_string(n) + ", " + std::to_string(d) + dtype_kw + "))";
+  w->prec = kPrecPostfix;
+  in.register_parameter(m, "weight", in.wrap(w), loc);
+  in.replay.text("nn.init.normal_(" + ref + ".weight)");
+  if (!padding.is_none()) {
+    in.replay.text("nn.init.zeros_(" + ref + ".weight[" + std::to_string(padding.as_int()) + "])");
+  }
+  return m;
+}
+
 // The input rank a BatchNorm*d / InstanceNorm*d module expects, from its class name ("BatchNorm2d" -> 4).
 int norm_rank(const std::string& cls) { return cls[cls.size() - 2] - '0' + 2; }
 
@@ -731,17 +771,170 @@ Value multihead_attention_forward(Interp& in, InstanceObj* m, CallArgs& a, Sourc
   return in.tuple({out, weights});
 }
 
+// A builtin nn module made as `torch.nn.<cls>(pos..., kw...)` inside another's constructor.
+Value make_child(Interp& in, const std::string& cls, std::vector<Value> pos,
+                 std::vector<std::pair<std::string, Value>> kw, SourceLoc loc) {
+  CallArgs args;
+  args.pos = std::move(pos);
+  args.kw = std::move(kw);
+  return construct_builtin_module(in, in.registry.at("torch.nn." + cls).as<ClassObj>(), args, loc);
+}
+
+// nn.TransformerEncoderLayer: PyTorch's submodules in its __init__ order, so that their draws and the state dict
+// follow it: self_attn (MultiheadAttention), linear1, dropout, linear2, norm1, norm2, dropout1, dropout2; the
+// activation 'relu' or 'gelu' (a function, no module) or a module instance (a child named activation).
+InstanceObj* make_transformer_encoder_layer(Interp& in, ClassObj* cls, CallArgs& a, SourceLoc loc) {
+  const std::string name = "nn.TransformerEncoderLayer";
+  Bound b = bind(in, a, name,
+                 {"d_model", "nhead", "dim_feedforward=", "dropout=", "activation=", "layer_norm_eps=", "batch_first=",
+                  "norm_first=", "bias=", "device=", "dtype="},
+                 loc);
+  if (in.phase != Phase::Init) fail(loc, name + " can only be created in __init__ (its weights are drawn at random)");
+  Value d = b[0], heads = b[1];
+  Value ff = b.has(2) ? b[2] : Value::integer(2048);
+  Value dropout = b.has(3) ? b[3] : Value::floating(0.1);
+  Value eps = b.has(5) ? b[5] : Value::floating(1e-5);
+  Value batch_first = b.has(6) ? b[6] : Value::boolean(false);
+  Value bias = b.has(8) ? b[8] : Value::boolean(true);
+  if (b.has(10) && to_dtype(b[10], name + " dtype", loc) != DType::Float32) {
+    fail(loc, name + " with a dtype other than torch.float32 is not supported");
+  }
+  InstanceObj* m = new_module(in, cls);
+  set_plain(m, "norm_first", Value::boolean(b.has(7) && to_bool(b[7], name + " norm_first", loc)));
+  auto child = [&](const char* key, Value v) { in.add_module(m, key, v, loc); };
+  child("self_attn", make_child(in, "MultiheadAttention", {d, heads},
+                                {{"dropout", dropout}, {"bias", bias}, {"batch_first", batch_first}}, loc));
+  child("linear1", make_child(in, "Linear", {d, ff}, {{"bias", bias}}, loc));
+  child("dropout", make_child(in, "Dropout", {dropout}, {}, loc));
+  child("linear2", make_child(in, "Linear", {ff, d}, {{"bias", bias}}, loc));
+  child("norm1", make_child(in, "LayerNorm", {d}, {{"eps", eps}, {"bias", bias}}, loc));
+  child("norm2", make_child(in, "LayerNorm", {d}, {{"eps", eps}, {"bias", bias}}, loc));
+  child("dropout1", make_child(in, "Dropout", {dropout}, {}, loc));
+  child("dropout2", make_child(in, "Dropout", {dropout}, {}, loc));
+  Value act = b.has(4) ? b[4] : in.str("relu");
+  if (act.is(Kind::Instance) && act.as<InstanceObj>()->is_module()) {
+    child("activation", act);
+  } else if (act.is(Kind::Str)) {
+    std::string f = to_str(act, name + " activation", loc);
+    if (f != "relu" && f != "gelu") fail(loc, name + ": activation should be relu/gelu, not " + f);
+    set_plain(m, "activation_name", act);
+  } else {
+    fail(loc, name + ": activation must be 'relu', 'gelu' or an nn module instance (other callables are not supported)");
+  }
+  return m;
+}
+
+// Its forward (without the inference fast path, which computes the same thing): post-norm x = norm1(x + sa(x)),
+// x = norm2(x + ff(x)); with norm_first x = x + sa(norm1(x)), x = x + ff(norm2(x)). sa is self_attn with
+// need_weights=False; ff is linear2(dropout(activation(linear1(x)))); every dropout must be inactive.
+Value transformer_encoder_layer_forward(Interp& in, InstanceObj* m, CallArgs& a, SourceLoc loc) {
+  const std::string name = "nn.TransformerEncoderLayer";
+  Value self = as_value(m);
+  Bound b = bind(in, a, name, {"src", "src_mask=", "src_key_padding_mask=", "is_causal="}, loc);
+  auto call = [&](const char* child, std::vector<Value> pos, std::vector<std::pair<std::string, Value>> kw = {}) {
+    CallArgs args;
+    args.pos = std::move(pos);
+    args.kw = std::move(kw);
+    return in.call(in.get_attr(self, child, loc), args, loc);
+  };
+  auto sa = [&](const Value& x) {
+    std::vector<std::pair<std::string, Value>> kw = {{"need_weights", Value::boolean(false)}};
+    if (b.has(1)) kw.emplace_back("attn_mask", b[1]);
+    if (b.has(2)) kw.emplace_back("key_padding_mask", b[2]);
+    if (b.has(3) && to_bool(b[3], name + " is_causal", loc)) {
+      if (!b.has(1)) fail(loc, name + ": is_causal=True needs src_mask (the causal mask it hints at)");
+    }
+    Value out = call("self_attn", {x, x, x}, kw);
+    return call("dropout1", {items_of(out)[0]});
+  };
+  auto ff = [&](const Value& x) {
+    Value h = call("linear1", {x});
+    Value act = plain(m, "activation_name");
+    if (act.is_none()) {
+      h = call("activation", {h});
+    } else {
+      h = str_of(act) == "relu" ? t_unary(in, Op::Relu, h, loc) : t_gelu(in, h, "none", loc);
+    }
+    return call("dropout2", {call("linear2", {call("dropout", {h})})});
+  };
+  Value x = b[0];
+  if (in.truthy(plain(m, "norm_first"), loc)) {
+    x = t_binary(in, Op::Add, x, sa(call("norm1", {x})), loc);
+    return t_binary(in, Op::Add, x, ff(call("norm2", {x})), loc);
+  }
+  x = call("norm1", {t_binary(in, Op::Add, x, sa(x), loc)});
+  return call("norm2", {t_binary(in, Op::Add, x, ff(x), loc)});
+}
+
 Value construct_builtin_module(Interp& in, ClassObj* cls, CallArgs& a, SourceLoc loc) {
   std::string name = "nn." + cls->name;
   switch (cls->module) {
     case ModuleKind::Linear: return as_value(make_linear(in, cls, a, loc));
     case ModuleKind::MultiheadAttention: return as_value(make_multihead_attention(in, cls, a, loc));
+    case ModuleKind::TransformerEncoderLayer: return as_value(make_transformer_encoder_layer(in, cls, a, loc));
+    case ModuleKind::Pad: {
+      // padding: an int (every side of the nd padded dims) or 2 * nd ints, F.pad's order; ConstantPad's value
+      const int nd = cls->name[cls->name.size() - 2] - '0';
+      const bool constant = cls->name.rfind("ConstantPad", 0) == 0;
+      Bound b = constant ? bind(in, a, name, {"padding", "value"}, loc) : bind(in, a, name, {"padding"}, loc);
+      std::vector<Value> pads;
+      if (b[0].is(Kind::Int)) {
+        pads.assign(static_cast<size_t>(2 * nd), b[0]);
+      } else {
+        for (int64_t p : to_int_list(b[0], name + " padding", loc)) pads.push_back(Value::integer(p));
+        if (pads.size() != static_cast<size_t>(2 * nd)) {
+          fail(loc, name + ": padding must be an int or a tuple of " + std::to_string(2 * nd) + " ints");
+        }
+      }
+      InstanceObj* m = new_module(in, cls);
+      set_plain(m, "padding", in.tuple(pads));
+      set_plain(m, "value", constant ? Value::floating(to_float(b[1], name + " value", loc)) : Value::floating(0.0));
+      return as_value(m);
+    }
+    case ModuleKind::Shuffle: {
+      const char* option = cls->name == "PixelShuffle" ? "upscale_factor"
+                           : cls->name == "PixelUnshuffle" ? "downscale_factor" : "groups";
+      Bound b = bind(in, a, name, {option}, loc);
+      InstanceObj* m = new_module(in, cls);
+      set_plain(m, option, Value::integer(to_int(b[0], name + " " + option, loc)));
+      return as_value(m);
+    }
+    case ModuleKind::Unflatten: {
+      Bound b = bind(in, a, name, {"dim", "unflattened_size"}, loc);
+      InstanceObj* m = new_module(in, cls);
+      set_plain(m, "dim", Value::integer(to_int(b[0], name + " dim", loc)));
+      std::vector<Value> sizes;
+      for (int64_t v : to_int_list(b[1], name + " unflattened_size", loc)) sizes.push_back(Value::integer(v));
+      set_plain(m, "unflattened_size", in.tuple(sizes));
+      return as_value(m);
+    }
+    case ModuleKind::PReLU: {
+      // nn.PReLU: weight = Parameter(torch.empty(num_parameters)), then init.constant_(weight, init): no draws.
+      Bound b = bind(in, a, name, {"num_parameters=", "init=", "device=", "dtype="}, loc);
+      int64_t n = b.has(0) ? to_int(b[0], name + " num_parameters", loc) : 1;
+      double init = b.has(1) ? to_float(b[1], name + " init", loc) : 0.25;
+      if (n <= 0) fail(loc, name + ": num_parameters must be positive");
+      if (b.has(3) && to_dtype(b[3], name + " dtype", loc) != DType::Float32) {
+        fail(loc, name + " with a dtype other than torch.float32 is not supported");
+      }
+      if (in.phase != Phase::Init) fail(loc, name + " can only be created in __init__");
+      InstanceObj* m = new_module(in, cls);
+      TensorObj* t = in.new_tensor({n}, DType::Float32, Phase::Init);
+      t->is_param = true;
+      t->expr = "nn.Parameter(torch.empty(" + std::to_string(n) + "))";
+      t->prec = kPrecPostfix;
+      in.register_parameter(m, "weight", in.wrap(t), loc);
+      in.replay.text("nn.init.constant_(" + InitRecorder::ref(m->module_id) + ".weight, " +
+                     literal_repr(Value::floating(init)) + ")");
+      return as_value(m);
+    }
     case ModuleKind::Conv: return as_value(make_conv(in, cls, a, loc));
     case ModuleKind::LayerNorm: return as_value(make_layer_norm(in, cls, a, loc));
     case ModuleKind::BatchNorm: return as_value(make_norm_base(in, cls, a, false, loc));
     case ModuleKind::InstanceNorm: return as_value(make_norm_base(in, cls, a, true, loc));
     case ModuleKind::GroupNorm: return as_value(make_group_norm(in, cls, a, loc));
     case ModuleKind::RMSNorm: return as_value(make_rms_norm(in, cls, a, loc));
+    case ModuleKind::Embedding: return as_value(make_embedding(in, cls, a, loc));
     case ModuleKind::ReLU:
     case ModuleKind::SiLU: bind(in, a, name, {"inplace="}, loc); return as_value(new_module(in, cls));
     case ModuleKind::Sigmoid:
@@ -964,6 +1157,7 @@ Value call_builtin_module(Interp& in, InstanceObj* m, CallArgs& a, SourceLoc loc
       return t_rms_norm(in, x, to_int_list(plain(m, "normalized_shape"), name + " normalized_shape", loc),
                         in.get_attr(self, "weight", loc), eps, loc);
     }
+    case ModuleKind::Embedding: return t_embedding(in, input(), in.get_attr(self, "weight", loc), name, loc);
     case ModuleKind::ReLU: return t_unary(in, Op::Relu, input(), loc);
     case ModuleKind::Sigmoid: return t_unary(in, Op::Sigmoid, input(), loc);
     case ModuleKind::Tanh: return t_unary(in, Op::Tanh, input(), loc);
@@ -1008,6 +1202,11 @@ Value call_builtin_module(Interp& in, InstanceObj* m, CallArgs& a, SourceLoc loc
     case ModuleKind::Softmax:
     case ModuleKind::LogSoftmax: {
       Value x = input();
+      if (m->cls->name == "Softmax2d") {  // softmax over the channels of [C, H, W] or [N, C, H, W]
+        int r = need_tensor(x, name, loc)->rank();
+        if (r != 3 && r != 4) fail(loc, "nn.Softmax2d: expected 3-D or 4-D input, got " + std::to_string(r) + "-D");
+        return t_softmax(in, Op::Softmax, x, -3, loc);
+      }
       Value dim = plain(m, "dim");
       if (dim.is_none()) fail(loc, name + "() without dim is not supported (the implicit choice of dim is deprecated)");
       if (m->cls->name == "GLU") return t_glu(in, x, dim.as_int(), loc);
@@ -1017,6 +1216,36 @@ Value call_builtin_module(Interp& in, InstanceObj* m, CallArgs& a, SourceLoc loc
     case ModuleKind::Flatten:
       return t_flatten(in, input(), plain(m, "start_dim").as_int(), plain(m, "end_dim").as_int(), loc);
     case ModuleKind::MultiheadAttention: return multihead_attention_forward(in, m, a, loc);
+    case ModuleKind::TransformerEncoderLayer: return transformer_encoder_layer_forward(in, m, a, loc);
+    case ModuleKind::Pad: {
+      const std::string& c = m->cls->name;
+      std::string mode = c.rfind("Reflection", 0) == 0 ? "reflect" : c.rfind("Replication", 0) == 0 ? "replicate"
+                         : c.rfind("Circular", 0) == 0 ? "circular" : "constant";
+      Value x = input();
+      return t_pad(in, x, to_int_list(plain(m, "padding"), name + " padding", loc), mode,
+                   plain(m, "value").as_double(), loc);
+    }
+    case ModuleKind::Shuffle: {
+      Value x = input();
+      const std::string& c = m->cls->name;
+      if (c == "ChannelShuffle") return t_channel_shuffle(in, x, plain(m, "groups").as_int(), loc);
+      bool unshuffle = c == "PixelUnshuffle";
+      return t_pixel_shuffle(in, x, plain(m, unshuffle ? "downscale_factor" : "upscale_factor").as_int(), unshuffle,
+                             loc);
+    }
+    case ModuleKind::Unflatten: {
+      Value x = input();
+      TensorObj* t = need_tensor(x, name, loc);
+      int64_t d = norm_dim(plain(m, "dim").as_int(), t->rank(), loc);
+      std::vector<int64_t> shape(t->shape.begin(), t->shape.begin() + d);
+      for (int64_t v : to_int_list(plain(m, "unflattened_size"), name + " unflattened_size", loc)) shape.push_back(v);
+      shape.insert(shape.end(), t->shape.begin() + d + 1, t->shape.end());
+      return t_reshape(in, x, shape, loc);
+    }
+    case ModuleKind::PReLU: {
+      Value x = input();
+      return t_prelu(in, x, in.get_attr(self, "weight", loc), loc);
+    }
     case ModuleKind::Dropout: {
       Value x = input();
       if (plain(m, "p").as_double() > 0 && in.truthy(plain(m, "training"), loc)) {
@@ -1066,6 +1295,7 @@ void register_nn(Interp& in) {
                                                       {"InstanceNorm3d", ModuleKind::InstanceNorm},
                                                       {"GroupNorm", ModuleKind::GroupNorm},
                                                       {"RMSNorm", ModuleKind::RMSNorm},
+                                                      {"Embedding", ModuleKind::Embedding},
                                                       {"ReLU", ModuleKind::ReLU},
                                                       {"GELU", ModuleKind::GELU},
                                                       {"SiLU", ModuleKind::SiLU},
@@ -1079,10 +1309,30 @@ void register_nn(Interp& in) {
                                                       {"Flatten", ModuleKind::Flatten},
                                                       {"Dropout", ModuleKind::Dropout},
                                                       {"MultiheadAttention", ModuleKind::MultiheadAttention},
+                                                      {"TransformerEncoderLayer", ModuleKind::TransformerEncoderLayer},
+                                                      {"Softmax2d", ModuleKind::Softmax},
+                                                      {"Dropout1d", ModuleKind::Dropout},
+                                                      {"Dropout2d", ModuleKind::Dropout},
+                                                      {"Dropout3d", ModuleKind::Dropout},
+                                                      {"AlphaDropout", ModuleKind::Dropout},
+                                                      {"FeatureAlphaDropout", ModuleKind::Dropout},
+                                                      {"PixelShuffle", ModuleKind::Shuffle},
+                                                      {"PixelUnshuffle", ModuleKind::Shuffle},
+                                                      {"ChannelShuffle", ModuleKind::Shuffle},
+                                                      {"Unflatten", ModuleKind::Unflatten},
+                                                      {"PReLU", ModuleKind::PReLU},
                                                       {"Sequential", ModuleKind::Sequential},
                                                       {"ModuleList", ModuleKind::ModuleList},
                                                       {"ModuleDict", ModuleKind::ModuleDict}};
   std::vector<std::pair<const char*, ModuleKind>> all(std::begin(kinds), std::end(kinds));
+  static const std::vector<std::string> pad_modules = [] {
+    std::vector<std::string> names;
+    for (const char* kind : {"Zero", "Constant", "Reflection", "Replication", "Circular"}) {
+      for (int nd = 1; nd <= 3; ++nd) names.push_back(std::string(kind) + "Pad" + std::to_string(nd) + "d");
+    }
+    return names;
+  }();
+  for (const std::string& n : pad_modules) all.emplace_back(n.c_str(), ModuleKind::Pad);
   for (const ActivationSpec& spec : activation_specs()) all.emplace_back(spec.module, ModuleKind::Activation);
   for (const PoolSpec& spec : pool_specs()) all.emplace_back(spec.module.c_str(), ModuleKind::Pool);
   for (const LossSpec& spec : loss_specs()) all.emplace_back(spec.module, ModuleKind::Loss);

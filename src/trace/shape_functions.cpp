@@ -371,4 +371,80 @@ Value t_inner(Interp& in, const Value& a, const Value& b, SourceLoc loc) {
   return t_reshape(in, t_matmul(in, t_reshape(in, a, {m, k}, loc), bt, loc, "torch.inner"), out, loc);
 }
 
+Value t_pixel_shuffle(Interp& in, const Value& x, int64_t r, bool unshuffle, SourceLoc loc) {
+  const std::string name = unshuffle ? "pixel_unshuffle" : "pixel_shuffle";
+  TensorObj* t = need_tensor(x, name, loc);
+  if (t->rank() < 3) fail(loc, name + " expects input to have at least 3 dimensions, but got input with " +
+                                   std::to_string(t->rank()) + " dimension(s)");
+  if (r <= 0) fail(loc, name + " expects a positive " + (unshuffle ? "downscale" : "upscale") + "_factor, got " +
+                        std::to_string(r));
+  Shape s = t->shape;
+  const size_t k = s.size();
+  std::vector<int64_t> batch(s.begin(), s.end() - 3);
+  int64_t c = s[k - 3], h = s[k - 2], w = s[k - 1];
+  std::vector<int64_t> split = batch, perm, merged = batch;
+  const int64_t nb = static_cast<int64_t>(batch.size());
+  for (int64_t i = 0; i < nb; ++i) perm.push_back(i);
+  if (!unshuffle) {
+    if (c % (r * r) != 0) {
+      fail(loc, "pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of upscale_factor, "
+                "but input.size(-3)=" + std::to_string(c) + " is not divisible by " + std::to_string(r * r));
+    }
+    // [*, C, r, r, H, W] -> [*, C, H, r, W, r]
+    split.insert(split.end(), {c / (r * r), r, r, h, w});
+    for (int64_t i : {0, 3, 1, 4, 2}) perm.push_back(nb + i);
+    merged.insert(merged.end(), {c / (r * r), h * r, w * r});
+  } else {
+    if (h % r != 0 || w % r != 0) {
+      fail(loc, "pixel_unshuffle expects height and width to be divisible by downscale_factor, got " +
+                    shape_str(t->shape) + " and " + std::to_string(r));
+    }
+    // [*, C, H / r, r, W / r, r] -> [*, C, r, r, H / r, W / r]
+    split.insert(split.end(), {c, h / r, r, w / r, r});
+    for (int64_t i : {0, 2, 4, 1, 3}) perm.push_back(nb + i);
+    merged.insert(merged.end(), {c * r * r, h / r, w / r});
+  }
+  return t_reshape(in, t_permute(in, t_reshape(in, x, split, loc), perm, loc), merged, loc);
+}
+
+Value t_channel_shuffle(Interp& in, const Value& x, int64_t groups, SourceLoc loc) {
+  TensorObj* t = need_tensor(x, "channel_shuffle", loc);
+  if (t->rank() < 3) fail(loc, "channel_shuffle expects input to have at least 3 dimensions");
+  if (groups <= 0) fail(loc, "channel_shuffle: number of groups to divide channels in must be positive");
+  int64_t c = t->shape[1];
+  if (c % groups != 0) {
+    fail(loc, "channel_shuffle: number of channels " + std::to_string(c) + " must be divisible by groups " +
+                  std::to_string(groups));
+  }
+  std::vector<int64_t> split = {t->shape[0], groups, c / groups};
+  split.insert(split.end(), t->shape.begin() + 2, t->shape.end());
+  Value y = t_transpose(in, t_reshape(in, x, split, loc), 1, 2, loc);
+  return t_reshape(in, y, std::vector<int64_t>(t->shape.begin(), t->shape.end()), loc);
+}
+
+Value t_movedim(Interp& in, const Value& x, std::vector<int64_t> source, std::vector<int64_t> destination,
+                SourceLoc loc) {
+  TensorObj* t = need_tensor(x, "movedim", loc);
+  const int rank = t->rank();
+  if (source.size() != destination.size()) {
+    fail(loc, "movedim: Invalid source or destination dims: source (" + ints_text(source) + " dims) should contain "
+              "the same number of dims as destination (" + ints_text(destination) + " dims)");
+  }
+  std::vector<int64_t> perm(static_cast<size_t>(rank), -1);
+  std::vector<bool> used(static_cast<size_t>(rank), false);
+  for (size_t i = 0; i < source.size(); ++i) {
+    int64_t s = norm_dim(source[i], rank, loc), d = norm_dim(destination[i], rank, loc);
+    if (perm[static_cast<size_t>(d)] != -1 || used[static_cast<size_t>(s)]) fail(loc, "movedim: repeated dim");
+    perm[static_cast<size_t>(d)] = s;
+    used[static_cast<size_t>(s)] = true;
+  }
+  int64_t next = 0;
+  for (int64_t& p : perm) {
+    if (p != -1) continue;
+    while (used[static_cast<size_t>(next)]) ++next;
+    p = next++;
+  }
+  return t_permute(in, x, perm, loc);
+}
+
 }  // namespace tz::tracer

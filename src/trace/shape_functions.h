@@ -43,4 +43,13 @@ Value t_dot(Interp& in, const Value& a, const Value& b, const std::string& name,
 // torch.inner: the products summed over the last dims, [*a[:-1], *b[:-1]]; a 0-d operand multiplies.
 Value t_inner(Interp& in, const Value& a, const Value& b, SourceLoc loc);
 
+// F.pixel_shuffle (upscale) / F.pixel_unshuffle: [*, C * r^2, H, W] <-> [*, C, H * r, W * r], a reshape, a
+// permute and a reshape (ATen's math_pixel_shuffle / math_pixel_unshuffle).
+Value t_pixel_shuffle(Interp& in, const Value& x, int64_t r, bool unshuffle, SourceLoc loc);
+// F.channel_shuffle / nn.ChannelShuffle: [N, C, *] seen as [N, g, C / g, *], the two group dims swapped.
+Value t_channel_shuffle(Interp& in, const Value& x, int64_t groups, SourceLoc loc);
+// torch.movedim / moveaxis: the dims `source` moved to `destination`, the others keeping their order.
+Value t_movedim(Interp& in, const Value& x, std::vector<int64_t> source, std::vector<int64_t> destination,
+                SourceLoc loc);
+
 }  // namespace tz::tracer

@@ -105,7 +105,10 @@ bool is_float_math(Op op) {
     case Op::Tanh:
     case Op::Sigmoid:
     case Op::Erf:
-    case Op::Expm1: return true;
+    case Op::Expm1:
+    case Op::Log1p:
+    case Op::Log2:
+    case Op::Exp2: return true;
     default: return false;
   }
 }
@@ -163,6 +166,11 @@ Value t_unary(Interp& in, Op op, const Value& x, SourceLoc loc) {
   if (op == Op::Neg && t->dtype == DType::Bool) {
     fail(loc, "negating a bool tensor is not supported (use ~ or torch.logical_not)");
   }
+  // floor, ceil and round of an integer or bool tensor are a copy of it (ATen's floor, ceil, round).
+  if ((op == Op::Floor || op == Op::Ceil || op == Op::Round) && !is_floating(t->dtype)) {
+    if (t->dtype == DType::Bool) fail(loc, std::string(op_name(op)) + " of a bool tensor is not supported (as in PyTorch)");
+    return x;
+  }
   DType in_type = is_float_math(op) && !is_floating(t->dtype) ? DType::Float32 : t->dtype;
   if (traced(in, {t}, loc)) {
     return from_node(in, in.graph->unary(op, in.graph->cast(t->node, in_type, loc), loc));
@@ -201,7 +209,7 @@ Value t_binary(Interp& in, Op op, const Value& a, const Value& b, SourceLoc loc)
   Shape out = broadcast_or_fail(shape_of(a), shape_of(b), loc);
   check_shape(out, loc);
   DType c = common_dtype(a, b);
-  if (op == Op::Div && !is_floating(c)) c = DType::Float32;  // true division of integers
+  if ((op == Op::Div || op == Op::DivRn) && !is_floating(c)) c = DType::Float32;  // true division of integers
   check_float64(c, loc);
   bool to_bool = op == Op::Eq || op == Op::Ne || op == Op::Lt || op == Op::Le || op == Op::Gt || op == Op::Ge ||
                  op == Op::LogicalAnd || op == Op::LogicalOr;
@@ -402,6 +410,26 @@ double round_to_type(double v, DType t) {
 
 }  // namespace
 
+// ATen's prelu: input > 0 ? input : weight * input, the weight broadcast along dim 1 (the channels).
+Value t_prelu(Interp& in, const Value& x, const Value& weight, SourceLoc loc) {
+  TensorObj* t = need_tensor(x, "prelu", loc);
+  TensorObj* w = need_tensor(weight, "prelu weight", loc);
+  if (!is_floating(t->dtype)) fail(loc, std::string("prelu of a ") + torch_dtype_name(t->dtype) + " tensor is not supported");
+  if (w->dtype != t->dtype) {
+    fail(loc, std::string("prelu: weight of type ") + torch_dtype_name(w->dtype) + " for an input of type " +
+                  torch_dtype_name(t->dtype) + " (eager PyTorch requires one type)");
+  }
+  int64_t channels = t->rank() >= 2 ? t->shape[1] : 1, n = numel(w->shape);
+  if (n != 1 && n != channels) {
+    fail(loc, "prelu: Mismatch of parameter numbers and input channel size. Found parameter numbers = " +
+                  std::to_string(n) + " and channel size = " + std::to_string(channels) + ".");
+  }
+  std::vector<int64_t> ws(static_cast<size_t>(std::max(t->rank() - 1, 0)), 1);
+  if (!ws.empty()) ws[0] = n;
+  Value wb = t_reshape(in, weight, ws, loc);
+  return t_where(in, t_binary(in, Op::Gt, x, Value::floating(0.0), loc), x, t_binary(in, Op::Mul, wb, x, loc), loc);
+}
+
 // F.glu: a * sigmoid(b) of x's two halves along dim, in float32 and rounded once (ATen's kernel computes in opmath).
 Value t_glu(Interp& in, const Value& x, int64_t dim, SourceLoc loc) {
   TensorObj* t = need_tensor(x, "glu", loc);
@@ -432,6 +460,10 @@ const std::vector<ActivationSpec>& activation_specs() {
       {"softplus", "Softplus", {{"beta", 1.0}, {"threshold", 20.0}}, false},
       {"softsign", "Softsign", {}, false},
       {"mish", "Mish", {}, true},
+      {"logsigmoid", "LogSigmoid", {}, false},
+      {"hardshrink", "Hardshrink", {{"lambd", 0.5}}, false},
+      {"softshrink", "Softshrink", {{"lambd", 0.5}}, false},
+      {"tanhshrink", "Tanhshrink", {}, false},
       // (no defaults in PyTorch: NaN marks a missing one)
       {"threshold", "Threshold", {{"threshold", std::nan("")}, {"value", std::nan("")}}, true},
   };
@@ -494,6 +526,31 @@ Value t_named_activation(Interp& in, const ActivationSpec& spec, const Value& x,
     Value le = t_binary(in, Op::Le, x, Value::floating(th), loc);
     return t_where(in, le, Value::floating(opts[1]), x, loc);
   }
+  if (fn == "hardshrink" || fn == "softshrink" || fn == "tanhshrink") {
+    TensorObj* t = need_tensor(x, fn, loc);
+    if (!is_floating(t->dtype)) fail(loc, fn + " of a " + torch_dtype_name(t->dtype) + " tensor is not supported");
+    if (fn == "tanhshrink") {  // x - tanh(x) in float32, rounded once (ATen's kernels compute in opmath)
+      Value v = t->dtype == DType::Float32 ? x : t_cast(in, x, DType::Float32, loc);
+      Value r = t_binary(in, Op::Sub, v, t_unary(in, Op::Tanh, v, loc), loc);
+      return t->dtype == DType::Float32 ? r : t_cast(in, r, t->dtype, loc);
+    }
+    // ATen's kernels compare x with lambd converted to x's type (CPU and CUDA alike only where that is exact):
+    //   hardshrink: -lambd <= x <= lambd ? 0 : x;  softshrink: x > lambd ? x - lambd : x < -lambd ? x + lambd : 0
+    // (NaN stays NaN: x * 0).
+    const double l = static_cast<float>(opts[0]);
+    if (fn == "softshrink" && l < 0) fail(loc, "softshrink: lambda must be greater or equal to 0, but found to be " +
+                                                   literal_repr(Value::floating(opts[0])));
+    if (round_to_type(l, t->dtype) != l) {
+      fail(loc, fn + " of a " + torch_dtype_name(t->dtype) + " tensor with lambd=" + literal_repr(Value::floating(opts[0])) +
+                    ", which that type does not hold exactly (eager's CPU and CUDA kernels compare differently there): "
+                    "not supported");
+    }
+    Value zero = t_binary(in, Op::Mul, x, Value::floating(0.0), loc);
+    Value above = t_binary(in, Op::Gt, x, Value::floating(l), loc), below = t_binary(in, Op::Lt, x, Value::floating(-l), loc);
+    if (fn == "hardshrink") return t_where(in, t_binary(in, Op::LogicalOr, above, below, loc), x, zero, loc);
+    return t_where(in, above, t_binary(in, Op::Sub, x, Value::floating(l), loc),
+                   t_where(in, below, t_binary(in, Op::Add, x, Value::floating(l), loc), zero, loc), loc);
+  }
   if (fn == "softplus") {
     if (opts[0] == 0.0) fail(loc, "softplus: beta must not be 0 (it divides the result)");
     a.floats = {opts[0], opts[1]};
@@ -502,7 +559,8 @@ Value t_named_activation(Interp& in, const ActivationSpec& spec, const Value& x,
   const std::pair<const char*, Op> plain_ops[] = {{"hardsigmoid", Op::Hardsigmoid},
                                                   {"hardswish", Op::Hardswish},
                                                   {"softsign", Op::Softsign},
-                                                  {"mish", Op::Mish}};
+                                                  {"mish", Op::Mish},
+                                                  {"logsigmoid", Op::LogSigmoid}};
   for (const auto& [name, op] : plain_ops) {
     if (fn == name) return t_activation(in, op, x, a, loc);
   }
@@ -969,6 +1027,38 @@ Value t_index(Interp& in, const Value& x, const Value& index, SourceLoc loc) {
   // x[:, ::2]), an integer selects one element of a dim and drops it, and ... stands for the dims not named.
   TensorObj* t = need_tensor(x, "indexing", loc);
   std::vector<Value> items = index.is(Kind::Tuple) ? items_of(index) : std::vector<Value>{index};
+  // One integer index tensor (x[idx], x[:, idx]): the basic indexing of the other items with a full slice in its
+  // place, then the slices at the positions it holds along the dim it lands on. PyTorch applies integers as
+  // selects before the index tensor (x[0, :, idx] is x[0][:, idx]), and its negative indices count from the end.
+  int tensors = 0;
+  size_t at = 0;
+  for (size_t k = 0; k < items.size(); ++k) {
+    if (items[k].is(Kind::Tensor)) {
+      ++tensors;
+      at = k;
+    }
+  }
+  if (tensors > 1) fail(loc, "indexing a tensor with more than one index tensor is not supported");
+  if (tensors == 1) {
+    DType it = tensor_of(items[at])->dtype;
+    if (it == DType::Bool) {
+      fail(loc, "indexing with a boolean mask gives a result whose size depends on the data: not supported "
+                "(torch.where(mask, x, other) keeps the shape)");
+    }
+    if (!is_integral(it)) fail(loc, "tensors used as indices must be long, int or bool tensors, got " +
+                                        std::string(torch_dtype_name(it)));
+    std::vector<Value> basic = items;
+    basic[at] = Value::of(Kind::Slice, in.heap.make<SliceObj>());
+    Value cur = t_index(in, x, in.tuple(basic), loc);
+    int consumed = 0;
+    for (const Value& v : items) consumed += v.is(Kind::Int) || v.is(Kind::Slice) || v.is(Kind::Tensor);
+    int64_t pos = 0;  // the dims the items before the index tensor leave
+    for (size_t k = 0; k < at; ++k) {
+      if (items[k].is_none() || items[k].is(Kind::Slice)) ++pos;
+      else if (items[k].is(Kind::Ellipsis)) pos += t->rank() - consumed;
+    }
+    return t_take(in, cur, pos, items[at], true, "indexing", loc);
+  }
   int consumed = 0, ellipses = 0;
   for (const Value& v : items) {
     if (v.is(Kind::Int) || v.is(Kind::Slice))
@@ -977,7 +1067,7 @@ Value t_index(Interp& in, const Value& x, const Value& index, SourceLoc loc) {
       ++ellipses;
     else if (!v.is_none()) {
       fail(loc, "indexing a tensor with a " + type_name(v) +
-                    " is not supported (only None, slices, integers and ...)");
+                    " is not supported (only None, slices, integers, ... and one integer tensor)");
     }
   }
   if (ellipses > 1) fail(loc, "an index can only have a single ellipsis ('...')");
@@ -1023,6 +1113,133 @@ Value t_index(Interp& in, const Value& x, const Value& index, SourceLoc loc) {
   }
   while (dim < t->rank()) out.push_back(narrowed[static_cast<size_t>(dim++)]);
   return t_reshape(in, cur, out, loc);
+}
+
+namespace {
+
+void need_index_dtype(const TensorObj* index, const std::string& name, SourceLoc loc) {
+  if (index->dtype != DType::Int64 && index->dtype != DType::Int32) {
+    fail(loc, name + "(): Expected dtype int32/int64 for index, got " + torch_dtype_name(index->dtype));
+  }
+}
+
+}  // namespace
+
+Value t_gather(Interp& in, const Value& x, int64_t dim, const Value& index, const std::string& name, SourceLoc loc) {
+  TensorObj* t = need_tensor(x, name, loc);
+  TensorObj* ti = need_tensor(index, name + " index", loc);
+  dim = norm_dim(dim, t->rank(), loc);
+  need_index_dtype(ti, name, loc);
+  if (ti->rank() != t->rank()) {
+    fail(loc, name + "(): Index tensor must have the same number of dimensions as input tensor (" +
+                  shape_text(ti->shape) + " and " + shape_text(t->shape) + ")");
+  }
+  for (int d = 0; d < t->rank(); ++d) {
+    if (d != dim && ti->shape[static_cast<size_t>(d)] > t->shape[static_cast<size_t>(d)]) {
+      fail(loc, name + "(): Size does not match at dimension " + std::to_string(d) + " expected index " +
+                    shape_text(ti->shape) + " to be no larger than self " + shape_text(t->shape) +
+                    " apart from dimension " + std::to_string(dim));
+    }
+  }
+  if (numel(ti->shape) == 0) fail(loc, name + ": the index is empty: tensors with no elements are not supported");
+  if (t->rank() == 0) {  // a 0-d x at a 0-d index (which must be 0): read as one element of a [1] view
+    Value one = t_gather(in, t_reshape(in, x, {1}, loc), 0, t_reshape(in, index, {1}, loc), name, loc);
+    return t_reshape(in, one, {}, loc);
+  }
+  if (!traced(in, {t, ti}, loc)) return shape_only(in, ti->shape, t->dtype);
+  return from_node(in, in.graph->gather(t->node, dim, ti->node, loc));
+}
+
+// x's slices at the index's positions are one gather over expanded views, along the index's last dim:
+//   take(x [*pre, V, *post], dim, idx [*I, K]) => gather(x.view(*pre, 1.., V, *post).expand(*pre, *I, V, *post),
+//                                                      dim + rank(idx) - 1, idx.view(1.., *I, K, 1..).expand(out))
+Value t_take(Interp& in, const Value& x, int64_t dim, const Value& index, bool wrap, const std::string& name,
+             SourceLoc loc) {
+  TensorObj* t = need_tensor(x, name, loc);
+  TensorObj* ti = need_tensor(index, name + " index", loc);
+  if (t->rank() == 0) fail(loc, name + ": a 0-d tensor has no dim to index");
+  dim = norm_dim(dim, t->rank(), loc);
+  need_index_dtype(ti, name, loc);
+  const Shape xs = t->shape, is = ti->shape;
+  const int64_t size = xs[static_cast<size_t>(dim)];
+  Value idx = index;
+  if (wrap) {
+    Value negative = t_binary(in, Op::Lt, idx, Value::integer(0), loc);
+    idx = t_where(in, negative, t_binary(in, Op::Add, idx, Value::integer(size), loc), idx, loc);
+  }
+  if (is.empty()) {  // a 0-d index selects one slice and drops the dim
+    Shape out = xs;
+    out.erase(out.begin() + dim);
+    return t_reshape(in, t_take(in, x, dim, t_reshape(in, idx, {1}, loc), false, name, loc), out, loc);
+  }
+  const int r = static_cast<int>(is.size());
+  Shape pre(xs.begin(), xs.begin() + dim), post(xs.begin() + dim + 1, xs.end());
+  Shape x_view = pre, x_wide = pre, idx_view(static_cast<size_t>(dim), 1), out = pre;
+  for (int k = 0; k < r - 1; ++k) {
+    x_view.push_back(1);
+    x_wide.push_back(is[static_cast<size_t>(k)]);
+  }
+  x_view.push_back(size);
+  x_wide.push_back(size);
+  for (int64_t s : is) {
+    idx_view.push_back(s);
+    out.push_back(s);
+  }
+  for (int64_t s : post) {
+    x_view.push_back(s);
+    x_wide.push_back(s);
+    idx_view.push_back(1);
+    out.push_back(s);
+  }
+  Value xv = t_expand(in, t_reshape(in, x, x_view, loc), x_wide, loc);
+  Value iv = t_expand(in, t_reshape(in, idx, idx_view, loc), out, loc);
+  return t_gather(in, xv, dim + r - 1, iv, name, loc);
+}
+
+// ATen's take_along_dim (TensorAdvancedIndexing.cpp): each side broadcast to the other's sizes with its own size
+// along dim, then gather; no dim: self.view(-1).gather(0, indices.view(-1)).
+Value t_take_along_dim(Interp& in, const Value& x, const Value& indices, std::optional<int64_t> dim, SourceLoc loc) {
+  const std::string name = "torch.take_along_dim";
+  TensorObj* t = need_tensor(x, name, loc);
+  TensorObj* ti = need_tensor(indices, name + " indices", loc);
+  if (ti->dtype != DType::Int64) {
+    fail(loc, name + "(): dtype of indices should be Long but got " + torch_dtype_name(ti->dtype));
+  }
+  if (!dim) return t_gather(in, t_reshape(in, x, {-1}, loc), 0, t_reshape(in, indices, {-1}, loc), name, loc);
+  if (t->rank() != ti->rank()) {
+    fail(loc, name + "(): input and indices should have the same number of dimensions, but got " +
+                  std::to_string(t->rank()) + " dimensions for input, and " + std::to_string(ti->rank()) +
+                  " dimensions for indices");
+  }
+  int64_t d = norm_dim(*dim, t->rank(), loc);
+  if (t->rank() == 0) return t_gather(in, x, d, indices, name, loc);
+  Shape self_sizes = t->shape, index_sizes = ti->shape, index_to, self_to;
+  self_sizes[static_cast<size_t>(d)] = ti->shape[static_cast<size_t>(d)];
+  index_sizes[static_cast<size_t>(d)] = t->shape[static_cast<size_t>(d)];
+  if (!broadcast_shapes(self_sizes, ti->shape, index_to) || !broadcast_shapes(index_sizes, t->shape, self_to)) {
+    fail(loc, name + "(): the shapes " + shape_text(t->shape) + " and " + shape_text(ti->shape) +
+                  " do not broadcast apart from dimension " + std::to_string(d));
+  }
+  return t_gather(in, t_expand(in, x, self_to, loc), d, t_expand(in, indices, index_to, loc), name, loc);
+}
+
+void check_embedding_options(bool max_norm, bool sparse, const std::string& name, SourceLoc loc) {
+  if (max_norm) {
+    fail(loc, name + " with max_norm renormalizes the weight rows it reads, in place, during forward: not supported");
+  }
+  if (sparse) fail(loc, name + "(sparse=True): sparse gradients are not supported");
+}
+
+Value t_embedding(Interp& in, const Value& input, const Value& weight, const std::string& name, SourceLoc loc) {
+  TensorObj* ti = need_tensor(input, name + " input", loc);
+  TensorObj* tw = need_tensor(weight, name + " weight", loc);
+  if (tw->rank() != 2) fail(loc, name + ": 'weight' must be 2-D, got " + shape_text(tw->shape));
+  if (ti->dtype != DType::Int64 && ti->dtype != DType::Int32) {
+    fail(loc, name + ": Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, "
+                     "Int; but got " + torch_dtype_name(ti->dtype) + " instead");
+  }
+  // ATen's embedding: weight.index_select(0, indices.reshape(-1)).view(*indices.shape, -1)
+  return t_take(in, weight, 0, input, false, name, loc);
 }
 
 Value t_flip(Interp& in, const Value& x, std::vector<int64_t> dims, SourceLoc loc) {

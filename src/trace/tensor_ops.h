@@ -62,6 +62,8 @@ Value t_var(Interp& in, const Value& x, std::optional<std::vector<int64_t>> dims
 // torch.var_mean / torch.std_mean: (var or std, mean), both from one pass.
 std::pair<Value, Value> t_var_mean(Interp& in, const Value& x, std::optional<std::vector<int64_t>> dims,
                                    double correction, bool keepdim, bool std_dev, SourceLoc loc);
+// F.prelu(x, weight): x > 0 ? x : weight * x, the weight (one value or one per channel, dim 1) in x's type.
+Value t_prelu(Interp& in, const Value& x, const Value& weight, SourceLoc loc);
 // F.glu(x, dim): first half * sigmoid(second half) along dim.
 Value t_glu(Interp& in, const Value& x, int64_t dim, SourceLoc loc);
 // torch.logsumexp over dims (all when none or empty).
@@ -103,6 +105,23 @@ Value t_slice(Interp& in, const Value& x, int64_t dim, std::optional<int64_t> st
               int64_t step, SourceLoc loc);
 Value t_narrow(Interp& in, const Value& x, int64_t dim, int64_t start, int64_t length, SourceLoc loc);
 Value t_select(Interp& in, const Value& x, int64_t dim, int64_t index, SourceLoc loc);
+// Indexed reads, all one graph op (ops.def: gather). Indices are int64 (int32 where PyTorch takes it) and are
+// not checked against the size: out of range is undefined, as in eager CUDA.
+// torch.gather: out[i] = x[i with i[dim] replaced by index[i]], shaped like index (one rank; index.size(d) <=
+// x.size(d) for d != dim).
+Value t_gather(Interp& in, const Value& x, int64_t dim, const Value& index, const std::string& name, SourceLoc loc);
+// The slices of x along `dim` at the positions an integer tensor of any rank holds: [*x[:dim], *index.shape,
+// *x[dim+1:]] (index_select, F.embedding, x[idx]); `wrap`: negative indices count from the end (x[idx] does).
+Value t_take(Interp& in, const Value& x, int64_t dim, const Value& index, bool wrap, const std::string& name,
+             SourceLoc loc);
+// torch.take_along_dim: x and indices broadcast against each other except along dim, then gathered; without a
+// dim, the flattened x at the flattened indices.
+Value t_take_along_dim(Interp& in, const Value& x, const Value& indices, std::optional<int64_t> dim, SourceLoc loc);
+// F.embedding(input, weight): weight's rows at the indices, [*input.shape, embedding_dim].
+Value t_embedding(Interp& in, const Value& input, const Value& weight, const std::string& name, SourceLoc loc);
+// F.embedding / nn.Embedding options refused with a located error: max_norm (forward renormalizes the rows it
+// reads, in the weight itself) and sparse=True (sparse gradients).
+void check_embedding_options(bool max_norm, bool sparse, const std::string& name, SourceLoc loc);
 // torch.cat (stack = false) and torch.stack in forward: each part padded with zeros to the result's extent
 // along `dim`, the pads added (or'ed for bool); the parts promote to one dtype.
 Value t_cat(Interp& in, const std::vector<Value>& parts, int64_t dim, bool stack, const std::string& name,

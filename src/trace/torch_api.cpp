@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "trace/interp.h"
+#include "trace/math_fns.h"
 #include "trace/pooling.h"
 #include "trace/shape_functions.h"
 #include "trace/tensor_ops.h"
@@ -28,6 +29,8 @@ bool is_view_op(const std::string& name) {
   return false;
 }
 
+}  // namespace
+
 void def_fn(Interp& in, const std::string& qualname, Fn fn) {
   Value v = in.native(display_name(qualname), std::move(fn));
   v.as<BuiltinObj>()->replay = qualname;
@@ -47,6 +50,8 @@ void def_both(Interp& in, const std::string& name, const Fn& fn) {
   def_fn(in, "torch." + name, fn);
   def_method(in, name, fn);
 }
+
+namespace {
 
 std::optional<std::vector<int64_t>> dims_arg(const Value& v, const std::string& what, SourceLoc loc) {
   if (v.is_none()) return std::nullopt;
@@ -80,8 +85,11 @@ void check_inplace(const Bound& b, size_t i, const std::string& name, SourceLoc 
 Fn binary(Op op, const std::string& name, bool alpha = false) {
   return [op, name, alpha](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
     Bound b = bind(in, a, name, {"input", "other", "alpha=", "rounding_mode="}, loc);
-    if (b.has(3)) fail(loc, name + " with rounding_mode is not supported yet");
     Value other = b[1];
+    if (b.has(3)) {
+      if (op != Op::Div) fail(loc, name + "() got an unexpected keyword argument 'rounding_mode'");
+      return t_div_rounded(in, b[0], other, to_str(b[3], name + " rounding_mode", loc), loc);
+    }
     if (b.has(2)) {
       if (!alpha) fail(loc, name + "() got an unexpected keyword argument 'alpha'");
       other = in.binary(ast::Op::Mul, other, b[2], loc);
@@ -932,7 +940,9 @@ void register_torch(Interp& in) {
                                                 {"cos", Op::Cos},         {"tanh", Op::Tanh},
                                                 {"sigmoid", Op::Sigmoid}, {"relu", Op::Relu},
                                                 {"erf", Op::Erf},         {"logical_not", Op::LogicalNot},
-                                                {"expm1", Op::Expm1}};
+                                                {"expm1", Op::Expm1},     {"log1p", Op::Log1p},
+                                                {"log2", Op::Log2},       {"exp2", Op::Exp2},
+                                                {"floor", Op::Floor},     {"ceil", Op::Ceil}};
   for (const auto& [name, op] : unaries) def_both(in, name, unary(op, name));
   for (const char* name : {"sigmoid", "tanh"}) {
     def_fn(in, std::string("torch.nn.functional.") + name,
@@ -1013,6 +1023,34 @@ void register_torch(Interp& in) {
   def_fn(in, "torch.special.logsumexp", logsumexp_fn);
   def_fn(in, "torch.nn.functional.softmin", softmin_fn);
   def_fn(in, "torch.nn.functional.glu", glu_fn);
+  for (const char* f : {"torch.prelu", "torch.nn.functional.prelu"}) {
+    def_fn(in, f, [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+      Bound b = bind(in, a, "prelu", {"input", "weight"}, loc);
+      return t_prelu(in, b[0], b[1], loc);
+    });
+  }
+  // torch.xlogy(x, y): ATen's x * log(y) with 0 where x == 0 and NaN where y is NaN (either may be a number).
+  def_both(in, "xlogy", [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+    Bound b = bind(in, a, "xlogy", {"input", "other"}, loc);
+    Value x = b[0], y = b[1];
+    if (!x.is(Kind::Tensor) && !y.is(Kind::Tensor)) fail(loc, "xlogy: one of its arguments must be a tensor");
+    auto as_float = [&](const Value& v) {  // (a number: a 0-d float32 tensor)
+      if (!v.is(Kind::Tensor)) return t_full(in, {}, to_float(v, "xlogy", loc), DType::Float32, loc);
+      return is_floating(tensor_of(v)->dtype) ? v : t_cast(in, v, DType::Float32, loc);
+    };
+    x = as_float(x), y = as_float(y);
+    Value prod = t_binary(in, Op::Mul, x, t_unary(in, Op::Log, y, loc), loc);
+    Value r = t_where(in, t_binary(in, Op::Eq, x, Value::floating(0.0), loc), Value::floating(0.0), prod, loc);
+    return t_where(in, t_binary(in, Op::Ne, y, y, loc), Value::floating(NAN), r, loc);
+  });
+  def_both(in, "aminmax", [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+    Bound b = bind(in, a, "aminmax", {"input", "dim=", "keepdim="}, loc);
+    std::optional<std::vector<int64_t>> dims;
+    if (b.has(1)) dims = std::vector<int64_t>{to_int(b[1], "aminmax dim", loc)};
+    bool keep = opt_bool(b, 2, false, "aminmax", loc);
+    return in.tuple({t_reduce(in, Op::Min, b[0], dims, keep, loc), t_reduce(in, Op::Max, b[0], dims, keep, loc)},
+                    {"min", "max"});
+  });
   def_both(in, "std", variance(true));
   def_both(in, "amax", amax(Op::Max, "amax"));
   def_both(in, "amin", amax(Op::Min, "amin"));
@@ -1220,6 +1258,30 @@ void register_torch(Interp& in) {
     double value = b.has(3) ? to_float(b[3], "F.pad value", loc) : 0.0;
     return t_pad(in, b[0], to_int_list(b[1], "F.pad pad", loc), mode, value, loc);
   });
+  for (bool unshuffle : {false, true}) {
+    std::string f = unshuffle ? "pixel_unshuffle" : "pixel_shuffle";
+    auto fn = [unshuffle, f](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+      Bound b = bind(in, a, f, {"input", unshuffle ? "downscale_factor" : "upscale_factor"}, loc);
+      return t_pixel_shuffle(in, b[0], to_int(b[1], f + " factor", loc), unshuffle, loc);
+    };
+    def_fn(in, "torch." + f, fn);
+    def_fn(in, "torch.nn.functional." + f, fn);
+  }
+  for (const char* f : {"torch.channel_shuffle", "torch.nn.functional.channel_shuffle", "torch.native_channel_shuffle"}) {
+    def_fn(in, f, [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+      Bound b = bind(in, a, "channel_shuffle", {"input", "groups"}, loc);
+      return t_channel_shuffle(in, b[0], to_int(b[1], "channel_shuffle groups", loc), loc);
+    });
+  }
+  for (const char* f : {"movedim", "moveaxis"}) {
+    def_both(in, f, [f](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+      Bound b = bind(in, a, f, {"input", "source", "destination"}, loc);
+      auto dims = [&](const Value& v) {
+        return v.is(Kind::Int) ? std::vector<int64_t>{v.as_int()} : to_int_list(v, std::string(f) + " dims", loc);
+      };
+      return t_movedim(in, b[0], dims(b[1]), dims(b[2]), loc);
+    });
+  }
   def_both(in, "roll", [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
     Bound b = bind(in, a, "roll", {"input", "shifts", "dims="}, loc);
     return t_roll(in, b[0], to_int_list(b[1], "roll shifts", loc), dims_arg(b[2], "roll dims", loc), loc);
@@ -1241,6 +1303,37 @@ void register_torch(Interp& in) {
   def_fn(in, "torch.nn.functional.one_hot", [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
     Bound b = bind(in, a, "F.one_hot", {"tensor", "num_classes="}, loc);
     return t_one_hot(in, b[0], b.has(1) ? to_int(b[1], "F.one_hot num_classes", loc) : -1, loc);
+  });
+  // Indexed reads (tensor_ops.cpp: one gather op). Options that shape only the gradient change no value.
+  def_both(in, "gather", [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+    Bound b = bind(in, a, "torch.gather", {"input", "dim", "index", "sparse_grad="}, loc);
+    if (opt_bool(b, 3, false, "torch.gather sparse_grad", loc)) {
+      fail(loc, "torch.gather(sparse_grad=True): sparse gradients are not supported");
+    }
+    return t_gather(in, b[0], to_int(b[1], "torch.gather dim", loc), b[2], "torch.gather", loc);
+  });
+  def_both(in, "index_select", [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+    Bound b = bind(in, a, "torch.index_select", {"input", "dim", "index"}, loc);
+    TensorObj* index = need_tensor(b[2], "torch.index_select index", loc);
+    if (index->rank() > 1) {
+      fail(loc, "torch.index_select(): Index is supposed to be a vector, got " + shape_str(index->shape));
+    }
+    // (a 0-d index selects one slice and keeps the dim, as a 1-element vector does)
+    Value vec = index->rank() == 0 ? t_reshape(in, b[2], {1}, loc) : b[2];
+    return t_take(in, b[0], to_int(b[1], "torch.index_select dim", loc), vec, false, "torch.index_select", loc);
+  });
+  def_both(in, "take_along_dim", [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+    Bound b = bind(in, a, "torch.take_along_dim", {"input", "indices", "dim="}, loc);
+    std::optional<int64_t> dim;
+    if (b.has(2)) dim = to_int(b[2], "torch.take_along_dim dim", loc);
+    return t_take_along_dim(in, b[0], b[1], dim, loc);
+  });
+  def_fn(in, "torch.nn.functional.embedding", [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+    Bound b = bind(in, a, "F.embedding",
+                   {"input", "weight", "padding_idx=", "max_norm=", "norm_type=", "scale_grad_by_freq=", "sparse="},
+                   loc);
+    check_embedding_options(b.has(3), opt_bool(b, 6, false, "F.embedding sparse", loc), "F.embedding", loc);
+    return t_embedding(in, b[0], b[1], "F.embedding", loc);
   });
   def_both(in, "count_nonzero", [](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
     Bound b = bind(in, a, "count_nonzero", {"input", "dim="}, loc);

@@ -176,6 +176,7 @@ enum class ModuleKind : uint8_t {
   InstanceNorm,  // InstanceNorm1d/2d/3d
   GroupNorm,
   RMSNorm,
+  Embedding,
   ReLU,
   GELU,
   SiLU,
@@ -190,6 +191,11 @@ enum class ModuleKind : uint8_t {
   Flatten,
   Dropout,
   MultiheadAttention,
+  TransformerEncoderLayer,
+  Pad,       // ZeroPad1d/2d/3d, ConstantPad*, ReflectionPad*, ReplicationPad*, CircularPad*, by class name
+  Shuffle,   // PixelShuffle, PixelUnshuffle, ChannelShuffle
+  Unflatten,
+  PReLU,
   Sequential,
   ModuleList,
   ModuleDict,

@@ -13,4 +13,4 @@ def get_inputs():
 
 def get_init_inputs():
     return []
-# expect-error: 7:16: indexing a tensor with a Tensor is not supported
+# expect-error: 7:16: indexing with a boolean mask gives a result whose size depends on the data

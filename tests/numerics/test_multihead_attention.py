@@ -2,7 +2,8 @@
 ModelNew, identical state dicts, 5 trials of fresh inputs against eager PyTorch on the CPU). Covers self- and
 cross-attention (one input projection, or three), batch_first, bias=False, need_weights=False, per-head weights
 (average_attn_weights=False), boolean and float attn_mask ([L, S] and [N * H, L, S]), a boolean key_padding_mask,
-the module inside a pre-norm transformer block, and the options refused with a located error."""
+the module inside a pre-norm transformer block, nn.TransformerEncoderLayer (post- and pre-norm, string and module
+activations, masks), and the options refused with a located error."""
 
 import subprocess
 
@@ -49,6 +50,17 @@ CASES = {
         "nn.Linear(128, 64))",
         "h = self.norm1(x)\n        x = x + self.attn(h, h, h, need_weights=False)[0]\n"
         "        return x + self.ff(self.norm2(x))", "x", "torch.randn(2, 19, 64)"),
+    # nn.TransformerEncoderLayer: post-norm with relu, pre-norm with gelu and a key padding mask, a module activation
+    "encoder_layer_post_norm": problem("self.layer = nn.TransformerEncoderLayer(32, 4, dim_feedforward=48, dropout=0.0)",
+                                       "return self.layer(x)", "x", "torch.randn(13, 2, 32)"),
+    "encoder_layer_pre_norm_gelu": problem(
+        "self.layer = nn.TransformerEncoderLayer(40, 2, 72, 0.0, 'gelu', batch_first=True, norm_first=True)",
+        "return self.layer(x, src_key_padding_mask=pad)", "x, pad",
+        "torch.randn(3, 11, 40), torch.arange(11)[None, :] >= torch.tensor([[11], [6], [1]])"),
+    "encoder_layer_module_activation": problem(
+        "self.layer = nn.TransformerEncoderLayer(24, 3, 36, dropout=0.0, activation=nn.GELU(approximate='tanh'), "
+        "layer_norm_eps=1e-6, bias=False)", "return self.layer(x, src_mask=m)", "x, m",
+        "torch.randn(9, 2, 24), torch.ones(9, 9, dtype=torch.bool).triu(1)"),
 }
 
 
@@ -70,6 +82,8 @@ def test_multihead_attention(tmp_path, name):
     ("nn.MultiheadAttention(32, 4, dropout=0.1)", "self.attn(x, x, x)", "with dropout > 0 in training mode"),
     ("nn.MultiheadAttention(32, 4)", "self.attn(x[0], x[0], x[0])", "must be batched 3-D tensors"),
     ("nn.MultiheadAttention(32, 4)", "self.attn(x, x, x, is_causal=True)", "with is_causal=True"),
+    ("nn.TransformerEncoderLayer(32, 4)", "self.attn(x)", "with dropout > 0 in training mode"),
+    ("nn.TransformerEncoderLayer(32, 4, activation='tanh')", "self.attn(x)", "activation should be relu/gelu"),
 ])
 def test_refused(tmp_path, init, forward, message):
     ref = tmp_path / "bad.py"

@@ -157,7 +157,7 @@ def test_reduction_functions(tmp_path):
     ("F.glu(x[:, :5])", "glu: halving dimension must be even, but dimension 1 is size 5"),
     ("F.threshold(x, 0.5)", "threshold() missing its argument value"),
     ("F.threshold(x.half(), 0.3, 1.0)", "threshold 0.3 of a torch.float16 tensor: it rounds to 0.300048828125"),
-    ("F.nll_loss(x, x)", "F.nll_loss: targets must be class indices of type torch.int64"),
+    ("F.nll_loss(x, x)", "F.nll_loss: class-index targets must be torch.int64"),
     ("F.binary_cross_entropy(torch.sigmoid(x), x[0])", "F.binary_cross_entropy: the target's shape [6]"),
     ("F.binary_cross_entropy(torch.sigmoid(x).half(), x)", "F.binary_cross_entropy: target of type torch.float32 "
      "for an input of type torch.float16"),

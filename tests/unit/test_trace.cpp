@@ -755,8 +755,8 @@ TEST(TraceErrors, UnknownTorchFunction) {
             "8:16: torch.fft.fft is not supported");
   EXPECT_EQ(trace_error(forward_module("        return x.cummax(0)\n", "torch.randn(4)")),
             "8:16: Tensor.cummax is not supported");
-  EXPECT_EQ(trace_error(forward_module("        return F.hardshrink(x)\n", "torch.randn(4)")),
-            "8:16: F.hardshrink is not supported");
+  EXPECT_EQ(trace_error(forward_module("        return F.grid_sample(x, x)\n", "torch.randn(4)")),
+            "8:16: F.grid_sample is not supported");
 }
 
 TEST(TraceErrors, ShapeMismatch) {

@@ -1,0 +1,21 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.k = 1
+
+    def forward(self, x, idx):
+        return torch.gather(x, 0, idx)
+
+
+def get_inputs():
+    return [torch.randn(4, 6), torch.randint(0, 4, (6,))]
+
+
+def get_init_inputs():
+    return []
+# expect-error: 12:16: torch.gather(): Index tensor must have the same number of dimensions as input tensor

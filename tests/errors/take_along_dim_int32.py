@@ -1,0 +1,21 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.k = 1
+
+    def forward(self, x, idx):
+        return torch.take_along_dim(x, idx.int(), dim=1)
+
+
+def get_inputs():
+    return [torch.randn(4, 6), torch.randint(0, 6, (4, 2))]
+
+
+def get_init_inputs():
+    return []
+# expect-error: 12:16: torch.take_along_dim(): dtype of indices should be Long but got torch.int32
