@@ -127,10 +127,35 @@ REGRESSIONS = {
                                          "torch.randn(1, 3, 1)"), None),
     "conv2d_one_position": (one_input("F.conv2d(x, x[:, :, :2, :2].expand(2, 3, 2, 2), stride=2)",
                                       "torch.randn(1, 3, 2, 3)"), None),
+    # an arange or F.one_hot (an iota: the kernel's own index, no memory) read by the epilogue of a matmul, conv or
+    # attention kernel (version 3 seed 52: `(F.one_hot(lab, 3) * F.conv1d(...)).sum(-1)`): there its index is an
+    # expression (rn[None, :]), not a variable, so ValueEmitter::value names it as a load and asks for the iota's
+    # buffer ("kernel reads a tensor the planner did not name: iota"); naming it like a padded constant fixes it
+    "iota_in_matmul_epilogue": (HEADER + "class Model(nn.Module):\n    def forward(self, x, w):\n"
+                                "        return torch.arange(4) * (x @ w)\n\n\n"
+                                "def get_inputs():\n    return [torch.randn(3, 3), torch.randn(3, 4)]\n" + FOOTER,
+                                "an iota in a matmul epilogue is taken for a load (values.cpp: ValueEmitter::value)"),
+    "one_hot_in_conv_epilogue": (HEADER + "class Model(nn.Module):\n    def forward(self, x, w, t):\n"
+                                 "        return F.one_hot(t, 3) * F.conv1d(x, w)\n\n\n"
+                                 "def get_inputs():\n    return [torch.randn(1, 4, 3), torch.randn(4, 4, 1), "
+                                 "torch.randint(0, 3, (1, 4))]\n" + FOOTER,
+                                 "an iota in a conv epilogue is taken for a load (values.cpp: ValueEmitter::value)"),
+    # an integer constant tensor converted to float in a kernel (torch.arange(1): a size-1 iota is the kernel's
+    # index 0; torch.ones(3, dtype=torch.long).float() too) is printed `0.to(tl.float32)`, a SyntaxError in the
+    # generated file (version 3 seeds 114, 240, 282, 291)
+    "int_constant_cast": (one_input("x + torch.arange(1)", "torch.randn(3)"),
+                          "a cast of an integer literal is printed as `0.to(tl.float32)`"),
+    # torch.stack(x.unbind(0)) of 20000 pieces (version 3 seed 174, a 65557-long row): a cat is a chain of as many
+    # pads and adds, and ValueEmitter::collect's recursion along it overflows the stack (a segfault, from about
+    # 16000 pieces)
+    "cat_many_pieces": (one_input("torch.stack(x.unbind(0))", "torch.randn(20000)"),
+                        "a cat of 16000+ pieces overflows the stack (recursion along its chain of adds)"),
 }
 
 # Seeds that hit a known bug (a strict xfail: once the bug is fixed, take the seed off the list).
-KNOWN_SEEDS = {}
+KNOWN_SEEDS = {
+    52: "an iota in a conv epilogue is taken for a load (REGRESSIONS one_hot_in_conv_epilogue)",
+}
 
 
 def check(tmp_path, name, source, may_reject=True):
