@@ -150,6 +150,26 @@ REGRESSIONS = {
     # 16000 pieces)
     "cat_many_pieces": (one_input("torch.stack(x.unbind(0))", "torch.randn(20000)"),
                         "a cat of 16000+ pieces overflows the stack (recursion along its chain of adds)"),
+    # F.nll_loss picks its target's class by comparing an iota with it: of a matmul's result, the same iota in the
+    # matmul's epilogue (version 3 seed 468, of a conv1d)
+    "nll_loss_in_matmul_epilogue": (HEADER + "class Model(nn.Module):\n    def forward(self, x, w, t):\n"
+                                    "        return F.nll_loss(x @ w, t)\n\n\n"
+                                    "def get_inputs():\n    return [torch.randn(5, 4), torch.randn(4, 3), "
+                                    "torch.randint(0, 3, (5,))]\n" + FOOTER,
+                                    "an iota in a matmul epilogue is taken for a load (values.cpp: ValueEmitter::value)"),
+    # the product of the two one-row slices of an expanded computed scalar, summed (version 3 seed 364: F.glu(dim=0)
+    # of a repeat of a 1-element value): the product is one loaded scalar squared, and tl.sum gets it without the
+    # broadcast to its [BLOCK_M, BLOCK_R] tile ("axis 1 out of bounds for shape []"); with 3 columns it is right
+    "sum_of_expanded_scalar_slices": (one_input("((x * 2).expand(2, 2)[:1] * (x * 2).expand(2, 2)[1:]).sum(-1)",
+                                                "torch.randn(1)"),
+                                      "tl.sum of a 0-d value (lower_reduction: the broadcast to the tile is missing)"),
+    # a comparison of a broadcast scalar (a [1, 1] input) and-ed / or-ed with a comparison of a full tensor (version
+    # 3 seed 526, op_mask): the kernel's `le & gt` of a 0-d and a block raises a TypeError in np.bitwise_and under
+    # Triton 3.6's interpreter (not checked on a GPU)
+    "mask_of_scalar_comparison": (HEADER + "class Model(nn.Module):\n    def forward(self, x, y):\n"
+                                  "        return ((y <= 0.0) | (x > 0)).float()\n\n\n"
+                                  "def get_inputs():\n    return [torch.randn(3, 2), torch.randn(1, 1)]\n" + FOOTER,
+                                  "a 0-d bool and-ed with a block fails under the interpreter (np.bitwise_or)"),
 }
 
 # Seeds that hit a known bug (a strict xfail: once the bug is fixed, take the seed off the list).
