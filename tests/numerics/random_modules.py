@@ -1329,14 +1329,21 @@ class Generator:
         return self.try_add(f"torch.where({m}.sum(dim={d}, keepdim=True) > {k}, {x.name}, -{x.name})", exact=x.exact)
 
     # ------------------------------------------------- version 3: shape functions, new reductions and losses
-    def operand3(self, pred, terminal=False, permute=0.3):
-        """A value for a version-3 operator: a computed one (8 in 10), sometimes read through a permute first.
-        Returns (Var, its expression, the expression's shape), or (None, None, None)."""
+    def operand3(self, pred, terminal=False, permute=0.3, cast=True):
+        """A value for a version-3 operator: a computed one (8 in 10), sometimes cast to 16 bits (cast) or read
+        through a permute first. Returns (Var, its expression, the expression's shape), or (None, None, None)."""
         r = self.rng
         computed = lambda v: v.name.startswith("t") and pred(v)
         v = self.pick(computed if r.random() < 0.8 else pred, terminal=terminal) or self.pick(pred, terminal=terminal)
         if v is None:
             return None, None, None
+        if cast and not v.lowp and not v.terminal and r.random() < 0.12 and v.numel and \
+                v.samples[0].abs().max().item() <= LOWP_LIMIT:  # more 16-bit operands: a cast first
+            w = self.try_add(f"{v.name}.to({r.choice(LOWP)})", exact=False, lowp_step=False)
+            if w is not None:
+                w.lowp_ops = 0  # (as op_cast: the cast rounds the same way in both)
+                self.uses_lowp_cast = True
+                v = w
         a, shape = v.name, tuple(v.shape)
         if len(shape) >= 2 and r.random() < permute:
             perm = list(range(len(shape)))
@@ -1545,7 +1552,7 @@ class Generator:
         torch = self.torch
         c = r.random()
         if c < 0.5:
-            v, a, shape = self.operand3(lambda v: v.exact and not v.lowp and v.rank >= 1 and v.numel > 1)
+            v, a, shape = self.operand3(lambda v: v.exact and not v.lowp and v.rank >= 1 and v.numel > 1, cast=False)
             if v is None:
                 return None
             rank = len(shape)
@@ -1584,7 +1591,7 @@ class Generator:
     def op_count3(self):
         """count_nonzero of exact values (what relu, threshold and comparisons leave as zeros)."""
         r = self.rng
-        v, a, shape = self.operand3(lambda v: v.exact and v.rank >= 1 and v.numel > 1 and not v.aux)
+        v, a, shape = self.operand3(lambda v: v.exact and v.rank >= 1 and v.numel > 1 and not v.aux, cast=False)
         if v is None:
             return None
         rank = len(shape)
@@ -1668,6 +1675,11 @@ class Generator:
             fn = r.choice(["var_mean", "std_mean"])
             dims = str(D) if rank < 2 or r.random() < 0.6 else f"({D}, {self.dim3((d + 1) % rank, rank)})"
             unb = r.choice(["", ", correction=0", ", unbiased=False", ", correction=2"])
+            # (the variance beside a mean that is read alone still divides by count - correction: tritonize
+            # refuses a division by zero or less, eager returns inf or nan there)
+            count = shape[d] * (shape[(d + 1) % rank] if dims.startswith("(") else 1)
+            if count <= {"": 1, ", correction=2": 2}.get(unb, 0):
+                unb = ", correction=0"
             call = r.choice([f"torch.{fn}({a}, dim={dims}{unb}{kd})", f"torch.{fn}({a}, {dims}{unb}{kd})"])
             forms = [f"{call}[0]", f"{call}[1]", f"{call}[0] + {call}[1]",
                      f"({a} - torch.var_mean({a}, {D}, keepdim=True)[1]) / torch.sqrt(torch.var_mean({a}, {D}, keepdim=True)[0] + 1e-3)"]
