@@ -142,22 +142,23 @@ REGRESSIONS = {
                                  "an iota in a conv epilogue is taken for a load (values.cpp: ValueEmitter::value)"),
     # an integer constant tensor converted to float in a kernel (torch.arange(1): a size-1 iota is the kernel's
     # index 0; torch.ones(3, dtype=torch.long).float() too) is printed `0.to(tl.float32)`, a SyntaxError in the
-    # generated file (version 3 seeds 114, 240, 282, 291)
+    # generated file (version 3 seeds 240, 282)
     "int_constant_cast": (one_input("x + torch.arange(1)", "torch.randn(3)"),
                           "a cast of an integer literal is printed as `0.to(tl.float32)`"),
-    # torch.stack(x.unbind(0)) of 20000 pieces (version 3 seed 174, a 65557-long row): a cat is a chain of as many
+    # torch.stack(x.unbind(0)) of 20000 pieces (version 3 seed 174 as first written, a 65557-long row; the
+    # generator now writes at most 32 pieces): a cat is a chain of as many
     # pads and adds, and ValueEmitter::collect's recursion along it overflows the stack (a segfault, from about
     # 16000 pieces)
     "cat_many_pieces": (one_input("torch.stack(x.unbind(0))", "torch.randn(20000)"),
                         "a cat of 16000+ pieces overflows the stack (recursion along its chain of adds)"),
     # F.nll_loss picks its target's class by comparing an iota with it: of a matmul's result, the same iota in the
-    # matmul's epilogue (version 3 seed 468, of a conv1d)
+    # matmul's epilogue (version 3 seed 468 as first written, of a conv1d)
     "nll_loss_in_matmul_epilogue": (HEADER + "class Model(nn.Module):\n    def forward(self, x, w, t):\n"
                                     "        return F.nll_loss(x @ w, t)\n\n\n"
                                     "def get_inputs():\n    return [torch.randn(5, 4), torch.randn(4, 3), "
                                     "torch.randint(0, 3, (5,))]\n" + FOOTER,
                                     "an iota in a matmul epilogue is taken for a load (values.cpp: ValueEmitter::value)"),
-    # the product of the two one-row slices of an expanded computed scalar, summed (version 3 seed 364: F.glu(dim=0)
+    # the product of the two one-row slices of an expanded computed scalar, summed (version 3 seed 364 as first written: F.glu(dim=0)
     # of a repeat of a 1-element value): the product is one loaded scalar squared, and tl.sum gets it without the
     # broadcast to its [BLOCK_M, BLOCK_R] tile ("axis 1 out of bounds for shape []"); with 3 columns it is right
     "sum_of_expanded_scalar_slices": (one_input("((x * 2).expand(2, 2)[:1] * (x * 2).expand(2, 2)[1:]).sum(-1)",
