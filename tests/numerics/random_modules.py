@@ -1476,7 +1476,8 @@ class Generator:
             if c < 0.2:
                 expr = f"torch.roll({a}, {r.randint(-40, 40)})"
             elif c < 0.6:
-                expr = r.choice([f"{a}.roll({s}, {self.dim3(d, rank)})", f"torch.roll({a}, {s}, dims={self.dim3(d, rank)})",
+                expr = r.choice([f"{a}.roll({s}, {self.dim3(d, rank)})",
+                                 f"torch.roll({a}, {s}, dims={self.dim3(d, rank)})",
                                  f"{a}.roll(({s},), ({self.dim3(d, rank)},))"])
             elif rank >= 2:
                 d1, d2 = r.sample(range(rank), 2)
@@ -1489,12 +1490,13 @@ class Generator:
             if r.random() < 0.3:
                 reps.insert(0, r.choice([2, 3]))
             if r.random() < 0.5:
-                expr = r.choice([f"{a}.repeat({', '.join(map(str, reps))})", f"{a}.repeat(({', '.join(map(str, reps))},))"])
+                rs = ", ".join(map(str, reps))
+                expr = r.choice([f"{a}.repeat({rs})", f"{a}.repeat(({rs},))"])
             else:
                 if len(reps) > 1 and r.random() < 0.4:  # fewer dims than the value: tile pads with leading 1s
                     reps = reps[r.randint(1, len(reps) - 1):]
-                expr = r.choice([f"torch.tile({a}, ({', '.join(map(str, reps))},))", f"{a}.tile({', '.join(map(str, reps))})",
-                                 f"torch.tile({a}, dims=({', '.join(map(str, reps))},))"])
+                rs = ", ".join(map(str, reps))
+                expr = r.choice([f"torch.tile({a}, ({rs},))", f"{a}.tile({rs})", f"torch.tile({a}, dims=({rs},))"])
         return self.consume3(self.try_add(expr, exact=v.exact, lowp_step=False))
 
     def op_arange3(self):
@@ -1522,7 +1524,8 @@ class Generator:
                            f"torch.arange({n}, device={v.name}.device)"])
             scale = r.choice(["", " * 0.25", " * 0.5"])
             if d != rank - 1:
-                ar = f"{ar}.view({n}{', 1' * (rank - 1 - d)})" if r.random() < 0.5 else f"{ar}[:{', None' * (rank - 1 - d)}]"
+                ar = f"{ar}.view({n}{', 1' * (rank - 1 - d)})" if r.random() < 0.5 else \
+                    f"{ar}[:{', None' * (rank - 1 - d)}]"
             expr = r.choice([f"{a} + {ar}{scale}", f"{a} * ({ar}{scale})", f"({ar}{scale}) - {a}"])
             return self.consume3(self.try_add(expr))
         if c < 0.6 and rank >= 2:  # a mask from aranges over the last two dims (a causal mask by hand)
@@ -1542,7 +1545,8 @@ class Generator:
         if not v.exact or v.lowp:
             return None
         D = self.dim3(d, rank)
-        expr = f"(torch.argmax({a}, dim={D}, keepdim=True) == torch.arange({n}){'.view(' + str(n) + ', 1' * (rank - 1 - d) + ')' if d != rank - 1 else ''}).float()"
+        along = f".view({n}{', 1' * (rank - 1 - d)})" if d != rank - 1 else ""
+        expr = f"(torch.argmax({a}, dim={D}, keepdim=True) == torch.arange({n}){along}).float()"
         return self.consume3(self.try_add(expr, exact=True))
 
     def op_onehot3(self):
@@ -1563,8 +1567,8 @@ class Generator:
             w = self.pick(lambda w: not w.lowp and w.rank >= 1 and w.shape[-1] == n and not w.exact)
             forms = [(f"{oh}.float() * 0.5", True), (f"{oh}.sum(dim=0).float() * 0.25", True)]
             if w is not None:
-                forms += [(f"({oh} * {w.name}).sum(-1)", False), (f"{oh}.float() @ {w.name}.transpose(-2, -1)" if w.rank >= 2
-                                                                  else f"{oh}.float() @ {w.name}", False)]
+                wt = f"{w.name}.transpose(-2, -1)" if w.rank >= 2 else w.name
+                forms += [(f"({oh} * {w.name}).sum(-1)", False), (f"{oh}.float() @ {wt}", False)]
             expr, exact = r.choice(forms)
             return self.consume3(self.try_add(expr, exact=exact))
         v, a, shape = self.operand3(lambda v: v.rank >= 1 and v.shape[-1] >= 2 and not v.aux)
@@ -1630,7 +1634,8 @@ class Generator:
         if c < 0.4:
             w = self.fp32(self.pick(lambda w: not w.aux and w.dtype == v.dtype, recent=False))
             b, m = self.as_vector(w)
-            fn = r.choice([f"torch.outer({a}, {b})", f"torch.ger({a}, {b})", f"({a}).outer({b})", f"({a}).ger(vec2={b})"])
+            fn = r.choice([f"torch.outer({a}, {b})", f"torch.ger({a}, {b})", f"({a}).outer({b})",
+                           f"({a}).ger(vec2={b})"])
             return self.consume3(self.try_add(fn))
         if c < 0.7:
             ws = [w for w in self.vars if not w.aux and not w.terminal and w.dtype == v.dtype and w.rank == 1
@@ -1682,7 +1687,8 @@ class Generator:
                 unb = ", correction=0"
             call = r.choice([f"torch.{fn}({a}, dim={dims}{unb}{kd})", f"torch.{fn}({a}, {dims}{unb}{kd})"])
             forms = [f"{call}[0]", f"{call}[1]", f"{call}[0] + {call}[1]",
-                     f"({a} - torch.var_mean({a}, {D}, keepdim=True)[1]) / torch.sqrt(torch.var_mean({a}, {D}, keepdim=True)[0] + 1e-3)"]
+                     f"({a} - torch.var_mean({a}, {D}, keepdim=True)[1]) / "
+                     f"torch.sqrt(torch.var_mean({a}, {D}, keepdim=True)[0] + 1e-3)"]
             if rank == 1 or r.random() < 0.15:
                 forms.append(f"torch.{fn}({a}{unb})[{r.randint(0, 1)}]")
             expr = r.choice(forms)
@@ -1699,9 +1705,11 @@ class Generator:
             d = r.choice(even)
             D = self.dim3(d, rank)
             if r.random() < 0.25:
-                name, line = self.new_module(lambda: self.torch.nn.GLU(dim=D), f"nn.GLU({'' if D == -1 else f'dim={D}'})")
+                name, line = self.new_module(lambda: self.torch.nn.GLU(dim=D),
+                                             f"nn.GLU({'' if D == -1 else f'dim={D}'})")
                 return self.consume3(self.add_with(f"self.{name}({a})", [line]))
-            expr = r.choice([f"F.glu({a}, dim={D})", f"F.glu({a}, {D})"] + ([f"F.glu({a})"] if D in (-1, rank - 1) else []))
+            expr = r.choice([f"F.glu({a}, dim={D})", f"F.glu({a}, {D})"] +
+                            ([f"F.glu({a})"] if D in (-1, rank - 1) else []))
         else:  # threshold compares: exact values only; thresholds and values exact in 16 bits
             if not v.exact:
                 return None
@@ -1737,7 +1745,8 @@ class Generator:
             tnumel = 1
             for s in tshape:
                 tnumel *= s
-            inp = r.choice([f"F.log_softmax({a}, 1)", f"F.log_softmax({a}, dim=1)", a, f"torch.log_softmax({a}, -{rank - 1})"])
+            inp = r.choice([f"F.log_softmax({a}, 1)", f"F.log_softmax({a}, dim=1)", a,
+                            f"torch.log_softmax({a}, -{rank - 1})"])
             lines, aux = [], []
             exacts = [u for u in self.vars if u.exact and not u.lowp and not u.aux and u.shape == tuple(shape)]
             if exacts and r.random() < 0.4:
@@ -1789,8 +1798,9 @@ class Generator:
                           f"torch.sigmoid({a}) * 0.9 + 0.05"])
             if r.random() < 0.2 and not wt:
                 red_m = red.replace(", ", "")
-                name, line = self.new_module(lambda: torch.nn.BCELoss(reduction=eval(red_m.split("=")[1]) if red_m else "mean"),
-                                             f"nn.BCELoss({red[2:]})")
+                name, line = self.new_module(
+                    lambda: torch.nn.BCELoss(reduction=eval(red_m.split("=")[1]) if red_m else "mean"),
+                    f"nn.BCELoss({red[2:]})")
                 return self.consume3(self.add_with(f"self.{name}({p}, {tgt})", [line], aux))
             return self.consume3(self.add_with(f"F.binary_cross_entropy({p}, {tgt}{wt}{red})", lines, aux))
         pw = ""
@@ -2054,7 +2064,8 @@ def main(argv):
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", type=Path, default=Path("/tmp/tritonize-random"))
     parser.add_argument("--show", type=int, help="print this seed's source and exit")
-    parser.add_argument("--version", type=int, default=VERSION, help="generator version (1: before op_regroup & co, 2: before op_split3 & co)")
+    parser.add_argument("--version", type=int, default=VERSION,
+                        help="generator version (1: before op_regroup & co, 2: before op_split3 & co)")
     args = parser.parse_args(argv)
     if args.show is not None:
         print(generate(args.show, args.version), end="")

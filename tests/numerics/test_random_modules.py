@@ -157,10 +157,11 @@ REGRESSIONS = {
                                     "        return F.nll_loss(x @ w, t)\n\n\n"
                                     "def get_inputs():\n    return [torch.randn(5, 4), torch.randn(4, 3), "
                                     "torch.randint(0, 3, (5,))]\n" + FOOTER,
-                                    "an iota in a matmul epilogue is taken for a load (values.cpp: ValueEmitter::value)"),
-    # the product of the two one-row slices of an expanded computed scalar, summed (version 3 seed 364 as first written: F.glu(dim=0)
-    # of a repeat of a 1-element value): the product is one loaded scalar squared, and tl.sum gets it without the
-    # broadcast to its [BLOCK_M, BLOCK_R] tile ("axis 1 out of bounds for shape []"); with 3 columns it is right
+                                    "an iota in a matmul epilogue is taken for a load (ValueEmitter::value)"),
+    # the product of the two one-row slices of an expanded computed scalar, summed (version 3 seed 364 as first
+    # written: F.glu(dim=0) of a repeat of a 1-element value): the product is one loaded scalar squared, and tl.sum
+    # gets it without the broadcast to its [BLOCK_M, BLOCK_R] tile ("axis 1 out of bounds for shape []"); with 3
+    # columns it is right
     "sum_of_expanded_scalar_slices": (one_input("((x * 2).expand(2, 2)[:1] * (x * 2).expand(2, 2)[1:]).sum(-1)",
                                                 "torch.randn(1)"),
                                       "tl.sum of a 0-d value (lower_reduction: the broadcast to the tile is missing)"),
