@@ -58,6 +58,8 @@ class TileBuilder {
     return a_.make(e);
   }
   const TExpr* cast(const TExpr* x, DType t) {
+    // (a literal has no .to(): `0.to(tl.float32)` is not Python; it becomes a 0-d tensor first)
+    if (x->op == TOp::Int || x->op == TOp::Float) x = full("[]", x, x->op == TOp::Int ? DType::Int64 : DType::Float32);
     TExpr e{TOp::Cast};
     e.dtype = t;
     e.args = {x};

@@ -264,6 +264,8 @@ const TExpr* ValueEmitter::value(const Node* n, const std::vector<int>& map) {
     const Node* root = view_root(n);
     if (root->op == Op::Const) {
       name = fresh("fill");  // a padded constant: the constant inside its range, zero outside
+    } else if (root->op == Op::Iota) {
+      name = fresh("index");  // the kernel's index along a dim, an expression in a matmul's or conv's epilogue
     } else if (reads_memory(n)) {
       name = buffers_.pointer(root);
       name = fresh(name.substr(0, name.size() - 4));  // "x_ptr" -> "x"

@@ -1307,6 +1307,13 @@ Value t_select(Interp& in, const Value& x, int64_t dim, int64_t index, SourceLoc
 Value t_cat(Interp& in, const std::vector<Value>& parts, int64_t dim, bool stack, const std::string& name,
             SourceLoc loc) {
   if (parts.empty()) fail(loc, name + ": expected a non-empty list of tensors");
+  // A cat is a chain of one pad and one add per piece, which the kernel emitter walks recursively: at about 16000
+  // pieces that overflowed the stack (random seed 174 of version 3, torch.stack(x.unbind(0)) of 20000 pieces).
+  const size_t kMaxPieces = 4096;
+  if (parts.size() > kMaxPieces) {
+    fail(loc, name + " of " + std::to_string(parts.size()) + " tensors is not supported (at most " +
+                  std::to_string(kMaxPieces) + " pieces)");
+  }
   std::vector<Value> ts;
   for (const Value& v : parts) {
     TensorObj* t = need_tensor(v, name, loc);

@@ -11,7 +11,14 @@ kl_div, cosine similarity, triplet margin); small convolutions and transposed co
 bool-mask inputs, float masks, scale); since version 2 (VERSION) also computed values with their dims merged,
 split (unflatten) or regrouped (between permutes) and then reduced, softmaxed, scanned, tril'd, flipped, sliced, catted or
 expanded, tril/triu with diagonals, nested reductions and two reductions of one value over different axes,
-keepdim mixtures, var/std, bool/int masks (&, |, ~, where, masked_fill, integer cumsum and counts). Every statement is run in eager PyTorch while it is generated, on a few
+keepdim mixtures, var/std, bool/int masks (&, |, ~, where, masked_fill, integer cumsum and counts); since version 3
+the shape functions and the newer reductions and losses on computed values (after a permute, on 16-bit values,
+with negative dims, read at once by a reduction, softmax, matmul or view): chunk / split / unbind pieces (combined,
+catted back in another order, stacked along another dim), F.pad in its four modes (constant with negative pads),
+roll, repeat, tile, arange in forward (float steps, dtype=, masks from two aranges), F.one_hot (of an argmax, of
+class-index inputs, a permutation matrix), count_nonzero, outer / ger / dot / inner, logsumexp, var_mean /
+std_mean, softmin, GLU, threshold, nll_loss, binary_cross_entropy (with logits, weight, pos_weight), as functions
+and nn modules. Every statement is run in eager PyTorch while it is generated, on a few
 input draws, and kept only when it is valid and its values stay in a safe range, so that a mismatch against the
 generated kernels is a bug, not rounding noise:
 
@@ -65,8 +72,9 @@ BIG_EVERY = 12
 HUGE_SHAPES = [[2, 65557], [66000], [3, 96, 700], [1, 257, 256]]
 HUGE_NUMEL = 140000
 # Version 2 added op_regroup, op_tri, op_reduce2 and op_mask (every seed's source changed); `--version 1` (or
-# generate(seed, 1)) writes the sources that seeds named before it (seed 2607, 4680, ...) had.
-VERSION = 2
+# generate(seed, 1)) writes the sources that seeds named before it (seed 2607, 4680, ...) had. Version 3 added the
+# op_*3 operators (shape functions, logsumexp & co, nll / BCE losses); `--version 2` writes version 2's sources.
+VERSION = 3
 BIG_NUMEL = 40000
 
 # A clean rejection: `file:line:col: error: ...`, and nothing that says it is the compiler's own bug.
@@ -1320,6 +1328,497 @@ class Generator:
         k = r.randint(0, max(1, shape[d] // 2))
         return self.try_add(f"torch.where({m}.sum(dim={d}, keepdim=True) > {k}, {x.name}, -{x.name})", exact=x.exact)
 
+    # ------------------------------------------------- version 3: shape functions, new reductions and losses
+    def operand3(self, pred, terminal=False, permute=0.3, cast=True):
+        """A value for a version-3 operator: a computed one (8 in 10), sometimes cast to 16 bits (cast) or read
+        through a permute first. Returns (Var, its expression, the expression's shape), or (None, None, None)."""
+        r = self.rng
+        computed = lambda v: v.name.startswith("t") and pred(v)
+        v = self.pick(computed if r.random() < 0.8 else pred, terminal=terminal) or self.pick(pred, terminal=terminal)
+        if v is None:
+            return None, None, None
+        if cast and not v.lowp and not v.terminal and r.random() < 0.12 and v.numel and \
+                v.samples[0].abs().max().item() <= LOWP_LIMIT:  # more 16-bit operands: a cast first
+            w = self.try_add(f"{v.name}.to({r.choice(LOWP)})", exact=False, lowp_step=False)
+            if w is not None:
+                w.lowp_ops = 0  # (as op_cast: the cast rounds the same way in both)
+                self.uses_lowp_cast = True
+                v = w
+        a, shape = v.name, tuple(v.shape)
+        if len(shape) >= 2 and r.random() < permute:
+            perm = list(range(len(shape)))
+            while perm == sorted(perm):
+                r.shuffle(perm)
+            a = f"{a}.permute({', '.join(map(str, perm))})"
+            shape = tuple(shape[p] for p in perm)
+        return v, a, shape
+
+    def dim3(self, d, rank):
+        """d, or its negative spelling."""
+        return d - rank if self.rng.random() < 0.35 else d
+
+    def consume3(self, out):
+        """Now and then a statement that reads a version-3 result at once: a reduction, softmax, logsumexp, a
+        matmul with itself, a view."""
+        r = self.rng
+        if out is None or r.random() < 0.6 or out.aux:
+            return out
+        a, shape, rank = out.name, out.shape, out.rank
+        if rank == 0:
+            return out
+        d = self.dim3(r.randrange(rank), rank)
+        forms = [(f"{a}.flatten()", out.exact, False), (f"{a}.reshape(-1, {shape[-1]})", out.exact, False)]
+        if rank >= 2:
+            forms.append((f"{a}.transpose(0, -1)", out.exact, False))
+        if not out.terminal:
+            forms += [(f"{a}.sum(dim={d})", False, True), (f"{a}.amax(dim={d}, keepdim=True)", out.exact, True),
+                      (f"{a}.mean(dim={d})", False, True), (f"torch.softmax({a}, dim={d})", False, True),
+                      (f"torch.logsumexp({a}, dim={d})", False, True), (f"F.log_softmax({a}, {d})", False, True)]
+            if rank >= 2 and shape[-1] <= 64 and not out.lowp:
+                forms.append((f"{a} @ {a}.transpose(-2, -1)", False, True))
+        expr, exact, step = r.choice(forms)
+        return self.try_add(expr, exact=exact, lowp_step=step) or out
+
+    def op_split3(self):
+        """chunk / split (int or sizes) / unbind of a computed value: a piece, two pieces combined (GLU-like), the
+        pieces catted back in another order, unbind stacked along another dim (a transpose)."""
+        r = self.rng
+        v, a, shape = self.operand3(lambda v: v.rank >= 1 and max(v.shape) >= 2, terminal=True)
+        if v is None:
+            return None
+        rank = len(shape)
+        d = r.choice([i for i, s in enumerate(shape) if s >= 2])
+        n = shape[d]
+        D = self.dim3(d, rank)
+        c = r.random()
+        exact, step = v.exact, False
+        # at most 32 pieces (a cat of thousands of pieces is a chain of as many adds: REGRESSIONS cat_many_pieces)
+        least = max(1, -(-n // 32))
+        if c < 0.2:
+            k = r.randint(2, 4)
+            size = -(-n // k)
+            i = r.randrange(-(-n // size))
+            expr = r.choice([f"{a}.chunk({k}, {D})[{i}]", f"torch.chunk({a}, {k}, dim={D})[{i}]",
+                             f"torch.chunk({a}, chunks={k}, dim={D})[{i - (-(-n // size))}]"])
+        elif c < 0.4 and least < n:
+            s = r.randint(least, n - 1)
+            i = r.randrange(-(-n // s))
+            expr = r.choice([f"torch.split({a}, {s}, dim={D})[{i}]", f"{a}.split({s}, {D})[{i}]",
+                             f"{a}.split(split_size={s}, dim={D})[{i}]"])
+        elif c < 0.55:
+            parts = sorted(r.sample(range(1, n), min(n - 1, r.randint(1, 2))))
+            sizes = [b - a_ for a_, b in zip([0] + parts, parts + [n])]
+            i = r.randrange(len(sizes))
+            lst = r.choice([f"[{', '.join(map(str, sizes))}]", f"({', '.join(map(str, sizes))},)"])
+            expr = r.choice([f"{a}.split({lst}, {D})[{i}]", f"torch.split({a}, {lst}, dim={D})[{i}]",
+                             f"torch.split({a}, split_size_or_sections={lst}, dim={D})[{i}]"])
+        elif c < 0.65 and n <= 32:
+            i = r.randrange(n)
+            expr = r.choice([f"{a}.unbind({D})[{i}]", f"torch.unbind({a}, dim={D})[{i}]"])
+        elif c < 0.78 and n % 2 == 0 and not v.terminal:  # two halves combined (a GLU by hand)
+            h = r.choice([f"{a}.chunk(2, {D})", f"torch.split({a}, {n // 2}, dim={D})"])
+            expr = r.choice([f"{h}[0] * torch.sigmoid({h}[1])", f"{h}[1] - {h}[0]", f"torch.maximum({h}[0], {h}[1])"])
+            exact = exact and "maximum" in expr
+            step = not exact
+        elif c < 0.9 and least < n:  # the pieces back together in another order
+            s = r.randint(least, n - 1)
+            fn = r.choice(["torch.cat", "torch.concat"])
+            expr = r.choice([f"{fn}({a}.split({s}, {D})[::-1], dim={D})", f"{fn}(torch.chunk({a}, 2, {D})[::-1], {D})",
+                             f"{fn}({a}.split({s}, {D})[1:], dim={D})"])
+        elif n <= 32:  # unbind stacked along another dim
+            e = r.randint(0, rank - 1)
+            expr = r.choice([f"torch.stack({a}.unbind({D}), dim={e})", f"torch.stack(torch.unbind({a}, {D})[1:], {e})"])
+        else:
+            return None
+        return self.consume3(self.try_add(expr, exact=exact, lowp_step=step))
+
+    def op_pad3(self):
+        """F.pad: constant (a value, negative pads that crop), reflect, replicate, circular."""
+        r = self.rng
+        v, a, shape = self.operand3(lambda v: v.rank >= 1, terminal=True)
+        if v is None:
+            return None
+        rank = len(shape)
+        modes = [k for k in (1, 2, 3) if rank in (k + 1, k + 2)]
+        if r.random() < 0.55 or not modes:
+            k = r.randint(1, min(rank, 3))
+            pads = []
+            for s in reversed(shape[rank - k:]):
+                lo, hi = r.randint(-2, 3), r.randint(-2, 3)
+                while s + lo + hi < 1 or lo <= -s or hi <= -s:
+                    lo, hi = r.randint(-1, 3), r.randint(-1, 3)
+                pads += [lo, hi]
+            val = r.choice(["", ", value=0.5", ", value=-1.5", ", 'constant', -1.0", ", mode='constant'",
+                            ", mode='constant', value=2.0", ", value=0.0"])
+            expr = f"F.pad({a}, ({', '.join(map(str, pads))}){val})"
+        else:
+            k = r.choice(modes)
+            mode = r.choice(["reflect", "replicate", "circular"])
+            pads = []
+            for s in reversed(shape[rank - k:]):
+                top = {"reflect": s - 1, "circular": s, "replicate": 3}[mode]
+                pads += [r.randint(0, min(3, top)), r.randint(0, min(3, top))]
+            pl = f"({', '.join(map(str, pads))})" if r.random() < 0.7 else f"[{', '.join(map(str, pads))}]"
+            expr = r.choice([f"F.pad({a}, {pl}, mode='{mode}')", f"F.pad({a}, {pl}, '{mode}')"])
+        return self.consume3(self.try_add(expr, exact=v.exact, lowp_step=False))
+
+    def op_roll3(self):
+        """torch.roll (flattened, one dim, several dims), Tensor.repeat, torch.tile."""
+        r = self.rng
+        v, a, shape = self.operand3(lambda v: v.rank >= 1, terminal=True)
+        if v is None:
+            return None
+        rank = len(shape)
+        if r.random() < 0.55:
+            d = r.randrange(rank)
+            s = r.randint(-2 * shape[d] - 1, 2 * shape[d] + 1)
+            c = r.random()
+            if c < 0.2:
+                expr = f"torch.roll({a}, {r.randint(-40, 40)})"
+            elif c < 0.6:
+                expr = r.choice([f"{a}.roll({s}, {self.dim3(d, rank)})",
+                                 f"torch.roll({a}, {s}, dims={self.dim3(d, rank)})",
+                                 f"{a}.roll(({s},), ({self.dim3(d, rank)},))"])
+            elif rank >= 2:
+                d1, d2 = r.sample(range(rank), 2)
+                expr = (f"torch.roll({a}, shifts=({r.randint(-3, 5)}, {r.randint(-3, 5)}), "
+                        f"dims=({self.dim3(d1, rank)}, {self.dim3(d2, rank)}))")
+            else:
+                expr = f"{a}.roll({s})"
+        else:
+            reps = [r.choice([1, 1, 2, 3]) for _ in range(rank)]
+            if r.random() < 0.3:
+                reps.insert(0, r.choice([2, 3]))
+            if r.random() < 0.5:
+                rs = ", ".join(map(str, reps))
+                expr = r.choice([f"{a}.repeat({rs})", f"{a}.repeat(({rs},))"])
+            else:
+                if len(reps) > 1 and r.random() < 0.4:  # fewer dims than the value: tile pads with leading 1s
+                    reps = reps[r.randint(1, len(reps) - 1):]
+                rs = ", ".join(map(str, reps))
+                expr = r.choice([f"torch.tile({a}, ({rs},))", f"{a}.tile({rs})", f"torch.tile({a}, dims=({rs},))"])
+        return self.consume3(self.try_add(expr, exact=v.exact, lowp_step=False))
+
+    def op_arange3(self):
+        """torch.arange in forward: along the last dim or another dim of a value, float steps, dtype=, masks from
+        comparing two aranges (causal-like)."""
+        r = self.rng
+        v, a, shape = self.operand3(lambda v: v.rank >= 1)
+        if v is None:
+            return None
+        w = self.fp32(v)
+        if w is not v:
+            v, a, shape = w, w.name, w.shape
+        rank = len(shape)
+        d = r.randrange(rank)
+        n = shape[d]
+        dt = {self.torch.float16: "torch.float16", self.torch.bfloat16: "torch.bfloat16"}.get(v.dtype, "torch.float32")
+        c = r.random()
+        if c < 0.3:
+            step = r.choice([0.25, 0.5, -0.25, 0.1, 0.125])
+            start = r.choice([0.0, 0.5, -1.0, -2.5])
+            ar = r.choice([f"torch.arange({n})", f"torch.arange({n}, 0, -1)", f"torch.arange(1, {n + 1}, dtype={dt})",
+                           f"torch.arange({start}, {start + n * step}, {step})" if step > 0 else
+                           f"torch.arange({start}, {start + n * step}, {step}, dtype={dt})",
+                           f"torch.arange(start={r.randint(-3, 3)}, end={n + 5}, step={r.randint(1, 3)})[:{n}]",
+                           f"torch.arange({n}, device={v.name}.device)"])
+            scale = r.choice(["", " * 0.25", " * 0.5"])
+            if d != rank - 1:
+                ar = f"{ar}.view({n}{', 1' * (rank - 1 - d)})" if r.random() < 0.5 else \
+                    f"{ar}[:{', None' * (rank - 1 - d)}]"
+            expr = r.choice([f"{a} + {ar}{scale}", f"{a} * ({ar}{scale})", f"({ar}{scale}) - {a}"])
+            return self.consume3(self.try_add(expr))
+        if c < 0.6 and rank >= 2:  # a mask from aranges over the last two dims (a causal mask by hand)
+            m, k = shape[-2], shape[-1]
+            off = r.randint(-2, 2)
+            cmp = r.choice([">=", ">", "<=", "<"])
+            mask = f"(torch.arange({m})[:, None] {cmp} torch.arange({k}) + {off})" if off else \
+                f"(torch.arange({m}).unsqueeze(1) {cmp} torch.arange({k}))"
+            fill = r.choice(["0.0", "-1.0"])
+            forms = [(f"torch.where({mask}, {a}, {fill})", v.exact), (f"{a}.masked_fill(~{mask}, {fill})", v.exact),
+                     (f"{a} * {mask}", v.exact)]
+            if not v.lowp:
+                forms.append((f"torch.softmax({a}.masked_fill({mask}, -30.0), dim=-1)", False))
+            expr, exact = r.choice(forms)
+            return self.consume3(self.try_add(expr, exact=exact))
+        # an arange compared with a value's argmax (a one-hot by hand) or counted
+        if not v.exact or v.lowp:
+            return None
+        D = self.dim3(d, rank)
+        along = f".view({n}{', 1' * (rank - 1 - d)})" if d != rank - 1 else ""
+        expr = f"(torch.argmax({a}, dim={D}, keepdim=True) == torch.arange({n}){along}).float()"
+        return self.consume3(self.try_add(expr, exact=True))
+
+    def op_onehot3(self):
+        """F.one_hot of an argmax (an exact index), of class-index inputs, of a flipped arange (a permutation
+        matrix); read as floats, as a gather (one-hot times a value, summed) or through a matmul."""
+        r = self.rng
+        torch = self.torch
+        c = r.random()
+        if c < 0.5:
+            v, a, shape = self.operand3(lambda v: v.exact and not v.lowp and v.rank >= 1 and v.numel > 1, cast=False)
+            if v is None:
+                return None
+            rank = len(shape)
+            d = r.randrange(rank)
+            n = shape[d] + r.choice([0, 0, 0, 1, 3])
+            idx = r.choice([f"torch.argmax({a}, dim={self.dim3(d, rank)})", f"{a}.argmin({self.dim3(d, rank)})"])
+            oh = r.choice([f"F.one_hot({idx}, {n})", f"F.one_hot({idx}, num_classes={n})"])
+            w = self.pick(lambda w: not w.lowp and w.rank >= 1 and w.shape[-1] == n and not w.exact)
+            forms = [(f"{oh}.float() * 0.5", True), (f"{oh}.sum(dim=0).float() * 0.25", True)]
+            if w is not None:
+                wt = f"{w.name}.transpose(-2, -1)" if w.rank >= 2 else w.name
+                forms += [(f"({oh} * {w.name}).sum(-1)", False), (f"{oh}.float() @ {wt}", False)]
+            expr, exact = r.choice(forms)
+            return self.consume3(self.try_add(expr, exact=exact))
+        v, a, shape = self.operand3(lambda v: v.rank >= 1 and v.shape[-1] >= 2 and not v.aux)
+        if v is None:
+            return None
+        v = self.fp32(v)
+        a, shape = v.name, v.shape
+        n = shape[-1]
+        if c < 0.75:  # a permutation matrix from an arange: a @ P flips or rotates the last dim
+            perm = r.choice([f"torch.arange({n}).flip(0)", f"torch.arange({n}).roll({r.randint(1, n)})",
+                             f"torch.arange({n - 1}, -1, -1)"])
+            dt = "torch.float32" if not v.lowp else str(v.dtype)
+            return self.consume3(self.try_add(f"{a} @ F.one_hot({perm}, {n}).to({dt})", exact=v.exact and not v.lowp))
+        lead = list(shape[:-1]) or [1]
+        lshape = [lead[-1]] if r.random() < 0.5 else lead
+        ls = f"({self.shape_expr(lshape)},)" if len(lshape) == 1 else f"({self.shape_expr(lshape)})"
+        aux = self.aux_input("lab", lshape, lambda g: torch.randint(0, n, lshape, generator=g),
+                             f"torch.randint(0, {self.size_name(n)}, {ls})")
+        lab = aux[0].name
+        expr = r.choice([f"F.one_hot({lab}, {n}) * {a}", f"{a} - F.one_hot({lab}, num_classes={n}).float() * 2",
+                         f"(F.one_hot({lab}, {n}) * {a}).sum(dim=-1)"])
+        return self.consume3(self.add_with(expr, aux=[aux], exact=v.exact and "sum" not in expr and "* 2" not in expr))
+
+    def op_count3(self):
+        """count_nonzero of exact values (what relu, threshold and comparisons leave as zeros)."""
+        r = self.rng
+        v, a, shape = self.operand3(lambda v: v.exact and v.rank >= 1 and v.numel > 1 and not v.aux, cast=False)
+        if v is None:
+            return None
+        rank = len(shape)
+        d = self.dim3(r.randrange(rank), rank)
+        t = round(r.uniform(-0.5, 0.5), 1)
+        srcs = [f"torch.relu({a})", f"torch.tril({a})" if rank >= 2 else a]
+        if not v.lowp:  # (a comparison of 16-bit values with a scalar that 16 bits round: as op_mask)
+            srcs += [f"({a} > {t})", f"F.threshold({a}, {t}, 0.0)"]
+        src = r.choice(srcs)
+        dims = str(d) if rank < 2 or r.random() < 0.6 else f"({d}, {self.dim3((d + 1) % rank, rank)})"
+        cnt = r.choice([f"torch.count_nonzero({src}, dim={dims})", f"{src}.count_nonzero(dim={dims})",
+                        f"torch.count_nonzero({src}, {dims})", f"torch.count_nonzero({src})"])
+        return self.consume3(self.try_add(f"{cnt}.float() * 0.125", exact=True))
+
+    def as_vector(self, v):
+        """A 1-D spelling of v (its flattening or a reduction to its last dim), with its length."""
+        r = self.rng
+        if v.rank == 1:
+            return v.name, v.shape[0]
+        if v.rank == 0:
+            return f"{v.name}.view(1)", 1
+        if v.numel <= 80 and r.random() < 0.5:
+            return f"{v.name}.flatten()", v.numel
+        fn = r.choice(["sum", "amax", "mean"])
+        return f"{v.name}.{fn}(dim=({', '.join(map(str, range(v.rank - 1)))},))", v.shape[-1]
+
+    def op_products3(self):
+        """torch.outer / ger, torch.dot, torch.inner of computed values."""
+        r = self.rng
+        v = self.fp32(self.pick(lambda v: v.name.startswith("t") and not v.aux and v.numel > 1)
+                      or self.pick(lambda v: not v.aux))
+        if v is None:
+            return None
+        c = r.random()
+        a, n = self.as_vector(v)
+        if c < 0.4:
+            w = self.fp32(self.pick(lambda w: not w.aux and w.dtype == v.dtype, recent=False))
+            b, m = self.as_vector(w)
+            fn = r.choice([f"torch.outer({a}, {b})", f"torch.ger({a}, {b})", f"({a}).outer({b})",
+                           f"({a}).ger(vec2={b})"])
+            return self.consume3(self.try_add(fn))
+        if c < 0.7:
+            ws = [w for w in self.vars if not w.aux and not w.terminal and w.dtype == v.dtype and w.rank == 1
+                  and w.shape[0] == n]
+            b = r.choice(ws).name if ws and r.random() < 0.7 else r.choice([f"torch.sigmoid({a})", f"({a}).flip(0)", a])
+            fn = r.choice([f"torch.dot({a}, {b})", f"({a}).dot({b})", f"torch.inner({a}, {b})"])
+            expr = fn
+            # the scalar used again: a projection-like update of the value
+            if v.rank >= 1 and r.random() < 0.5:
+                expr = f"{v.name} - {fn} * 0.1"
+            return self.consume3(self.try_add(expr))
+        if v.rank < 1:
+            return None
+        k = v.shape[-1]
+        ws = [w for w in self.vars if not w.aux and not w.terminal and w.dtype == v.dtype and w.rank >= 1
+              and w.shape[-1] == k]
+        w = r.choice(ws)
+        return self.consume3(self.try_add(r.choice([f"torch.inner({v.name}, {w.name})", f"{v.name}.inner({w.name})"])))
+
+    def op_red3(self):
+        """logsumexp, var_mean / std_mean, softmin, GLU, threshold (of exact values), as functions and modules."""
+        r = self.rng
+        v, a, shape = self.operand3(lambda v: v.rank >= 1 and v.numel > 1 and not v.aux)
+        if v is None:
+            return None
+        w = self.fp32(v)
+        if w is not v:
+            v, a, shape = w, w.name, w.shape
+        rank = len(shape)
+        d = r.randrange(rank)
+        D = self.dim3(d, rank)
+        kd = r.choice(["", ", keepdim=True"])
+        c = r.random()
+        exact = False
+        if c < 0.25:
+            dims = str(D) if rank < 2 or r.random() < 0.6 else \
+                f"({', '.join(str(self.dim3(i, rank)) for i in sorted(r.sample(range(rank), 2)))})"
+            expr = r.choice([f"torch.logsumexp({a}, dim={dims}{kd})", f"{a}.logsumexp({dims}{kd})",
+                             f"torch.logsumexp({a}, {dims})", f"{a} - torch.logsumexp({a}, dim={D}, keepdim=True)",
+                             f"torch.special.logsumexp({a}, {dims}{kd})"])
+        elif c < 0.45:
+            fn = r.choice(["var_mean", "std_mean"])
+            dims = str(D) if rank < 2 or r.random() < 0.6 else f"({D}, {self.dim3((d + 1) % rank, rank)})"
+            unb = r.choice(["", ", correction=0", ", unbiased=False", ", correction=2"])
+            # (the variance beside a mean that is read alone still divides by count - correction: tritonize
+            # refuses a division by zero or less, eager returns inf or nan there)
+            count = shape[d] * (shape[(d + 1) % rank] if dims.startswith("(") else 1)
+            if count <= {"": 1, ", correction=2": 2}.get(unb, 0):
+                unb = ", correction=0"
+            call = r.choice([f"torch.{fn}({a}, dim={dims}{unb}{kd})", f"torch.{fn}({a}, {dims}{unb}{kd})"])
+            forms = [f"{call}[0]", f"{call}[1]", f"{call}[0] + {call}[1]",
+                     f"({a} - torch.var_mean({a}, {D}, keepdim=True)[1]) / "
+                     f"torch.sqrt(torch.var_mean({a}, {D}, keepdim=True)[0] + 1e-3)"]
+            if rank == 1 or r.random() < 0.15:
+                forms.append(f"torch.{fn}({a}{unb})[{r.randint(0, 1)}]")
+            expr = r.choice(forms)
+        elif c < 0.6:
+            if r.random() < 0.25:
+                name, line = self.new_module(lambda: self.torch.nn.Softmin(dim=D), f"nn.Softmin(dim={D})")
+                return self.consume3(self.add_with(f"self.{name}({a})", [line]))
+            expr = r.choice([f"F.softmin({a}, dim={D})", f"F.softmin({a}, {D})",
+                             f"F.softmin({a}, dim={D}, dtype=torch.float32)" if v.lowp else f"F.softmin({a} * 2, {D})"])
+        elif c < 0.78:
+            even = [i for i, s in enumerate(shape) if s % 2 == 0]
+            if not even:
+                return None
+            d = r.choice(even)
+            D = self.dim3(d, rank)
+            if r.random() < 0.25:
+                name, line = self.new_module(lambda: self.torch.nn.GLU(dim=D),
+                                             f"nn.GLU({'' if D == -1 else f'dim={D}'})")
+                return self.consume3(self.add_with(f"self.{name}({a})", [line]))
+            expr = r.choice([f"F.glu({a}, dim={D})", f"F.glu({a}, {D})"] +
+                            ([f"F.glu({a})"] if D in (-1, rank - 1) else []))
+        else:  # threshold compares: exact values only; thresholds and values exact in 16 bits
+            if not v.exact:
+                return None
+            th = r.choice([0.0, 0.5, -0.25, 0.125, -1.0, 1.5])
+            val = r.choice([0.0, -1.0, 2.0, 0.5, 20.0 if not v.lowp else 8.0])
+            if r.random() < 0.25:
+                name, line = self.new_module(lambda: self.torch.nn.Threshold(th, val), f"nn.Threshold({th}, {val})")
+                return self.consume3(self.add_with(f"self.{name}({a})", [line], exact=True))
+            expr = r.choice([f"F.threshold({a}, {th}, {val})", f"torch.threshold({a}, {th}, {val})",
+                             f"F.threshold({a}, threshold={th}, value={val})"])
+            exact = True
+        return self.consume3(self.try_add(expr, exact=exact, lowp_step=not exact))
+
+    def op_loss3(self):
+        """F.nll_loss / nn.NLLLoss (weight, ignore_index, class-index inputs or the argmax of an exact value),
+        F.binary_cross_entropy / nn.BCELoss of probabilities, F.binary_cross_entropy_with_logits /
+        nn.BCEWithLogitsLoss (weight, pos_weight)."""
+        r = self.rng
+        torch = self.torch
+        v, a, shape = self.operand3(lambda v: v.rank >= 1 and not v.aux, permute=0.2)
+        if v is None:
+            return None
+        w = self.fp32(v)
+        if w is not v:
+            v, a, shape = w, w.name, w.shape
+        rank = len(shape)
+        red = r.choice(["", ", reduction='mean'", ", reduction='sum'", ", reduction='none'"])
+        cast = "" if not v.lowp else (".half()" if v.dtype == torch.float16 else ".bfloat16()")
+        c = r.random()
+        if c < 0.4 and 2 <= rank <= 4 and shape[1] >= 2:  # nll_loss
+            n_cls = shape[1]
+            tshape = [shape[0]] + list(shape[2:])
+            tnumel = 1
+            for s in tshape:
+                tnumel *= s
+            inp = r.choice([f"F.log_softmax({a}, 1)", f"F.log_softmax({a}, dim=1)", a,
+                            f"torch.log_softmax({a}, -{rank - 1})"])
+            lines, aux = [], []
+            exacts = [u for u in self.vars if u.exact and not u.lowp and not u.aux and u.shape == tuple(shape)]
+            if exacts and r.random() < 0.4:
+                tgt = f"torch.argmax({r.choice(exacts).name}, dim=1)"
+            else:
+                ts = f"({self.shape_expr(tshape)},)" if len(tshape) == 1 else f"({self.shape_expr(tshape)})"
+                aux = [self.aux_input("lab", tshape, lambda g: torch.randint(0, n_cls, tshape, generator=g),
+                                      f"torch.randint(0, {self.size_name(n_cls)}, {ts})")]
+                tgt = aux[0][0].name
+            ign = ""
+            if r.random() < 0.4 and tnumel >= 12 and n_cls >= 3 and aux:
+                ign = f", ignore_index={r.randrange(n_cls)}"
+            if r.random() < 0.3:
+                wt = f"torch.rand({n_cls}) + 0.5" if r.random() < 0.6 else "None"
+                red_m = red.replace(", ", "")
+                name, line = self.new_module(
+                    lambda: torch.nn.NLLLoss(weight=torch.rand(n_cls) + 0.5 if wt != "None" else None,
+                                             ignore_index=int(ign.split("=")[1]) if ign else -100,
+                                             reduction=eval(red_m.split("=")[1]) if red_m else "mean"),
+                    f"nn.NLLLoss(weight={wt}{ign}{red})" if wt != "None" else f"nn.NLLLoss({(ign + red)[2:]})")
+                lines.append(line)
+                expr = f"self.{name}({inp}{'.float()' if cast and wt != 'None' else ''}, {tgt})"
+            else:
+                wt = ""
+                if r.random() < 0.5:
+                    wn, line = self.new_param([n_cls], 1.0, 0.5, kind="var_buffer")
+                    lines.append(line)
+                    wt = f", weight=self.{wn}{cast}"
+                expr = f"F.nll_loss({inp}, {tgt}{wt}{ign}{red})"
+            return self.consume3(self.add_with(expr, lines, aux))
+        # targets in [0, 1]: a sigmoid of another value of the shape, or a rand input
+        partner = self.partner(v) if not v.lowp else v
+        tgt = f"torch.sigmoid({partner.name if partner.shape == tuple(shape) else a})"
+        aux = []
+        if r.random() < 0.3:
+            aux = [self.aux_input("tgt", list(shape), lambda g: torch.rand(*shape, generator=g).to(v.dtype),
+                                  f"torch.rand({self.shape_expr(shape)}{', dtype=' + str(v.dtype) if v.lowp else ''})")]
+            tgt = aux[0][0].name
+        lines = []
+        wt = ""
+        if r.random() < 0.3:
+            k = r.randint(1, rank)
+            wshape = [s if r.random() < 0.7 else 1 for s in shape[rank - k:]]
+            wn, line = self.new_param(wshape, 1.0, 0.2, kind="var_buffer")
+            lines.append(line)
+            wt = f", weight=self.{wn}{cast}"
+        if c < 0.7:  # binary_cross_entropy of probabilities
+            p = r.choice([f"torch.sigmoid({a})", f"torch.softmax({a}, dim={self.dim3(r.randrange(rank), rank)})",
+                          f"torch.sigmoid({a}) * 0.9 + 0.05"])
+            if r.random() < 0.2 and not wt:
+                red_m = red.replace(", ", "")
+                name, line = self.new_module(
+                    lambda: torch.nn.BCELoss(reduction=eval(red_m.split("=")[1]) if red_m else "mean"),
+                    f"nn.BCELoss({red[2:]})")
+                return self.consume3(self.add_with(f"self.{name}({p}, {tgt})", [line], aux))
+            return self.consume3(self.add_with(f"F.binary_cross_entropy({p}, {tgt}{wt}{red})", lines, aux))
+        pw = ""
+        n = shape[-1]
+        if r.random() < 0.5:
+            if r.random() < 0.3 and not wt:
+                red_m = red.replace(", ", "")
+                name, line = self.new_module(
+                    lambda: torch.nn.BCEWithLogitsLoss(pos_weight=torch.rand(n) * 2 + 0.1,
+                                                       reduction=eval(red_m.split("=")[1]) if red_m else "mean"),
+                    f"nn.BCEWithLogitsLoss(pos_weight=torch.rand({self.size_name(n)}) * 2 + 0.1{red})")
+                cast_in = ".float()" if v.lowp else ""
+                return self.consume3(self.add_with(f"self.{name}({a}{cast_in}, {tgt}{cast_in})", [line], aux))
+            pn, line = self.new_param([n], 2.0, 0.1, kind="var_buffer")
+            lines.append(line)
+            pw = f", pos_weight=self.{pn}{cast}"
+        return self.consume3(self.add_with(f"F.binary_cross_entropy_with_logits({a}, {tgt}{wt}{pw}{red})", lines, aux))
+
     def op_cast(self):
         r = self.rng
         v = self.pick(terminal=True)
@@ -1348,6 +1847,10 @@ class Generator:
                (self.op_act, 1.5), (self.op_loss, 1.2), (self.op_conv, 1), (self.op_sdpa, 0.7)]
         if self.version >= 2:
             ops += [(self.op_regroup, 5), (self.op_tri, 1), (self.op_reduce2, 2.5), (self.op_mask, 2)]
+        if self.version >= 3:
+            ops += [(self.op_split3, 3), (self.op_pad3, 2.5), (self.op_roll3, 2), (self.op_arange3, 1.5),
+                    (self.op_onehot3, 1), (self.op_count3, 1), (self.op_products3, 1.5), (self.op_red3, 4),
+                    (self.op_loss3, 2.5)]
         fns, weights = zip(*ops)
         steps = r.randint(3, 12)
         made = 0
@@ -1427,7 +1930,8 @@ def _inverse(perm):
 
 def generate(seed, version=None):
     """The source of random module `seed` (deterministic for a given torch, Python and generator version:
-    version 1 is the generator before the version-2 operators, for seeds that earlier notes name)."""
+    version 1 is the generator before the version-2 operators, 2 before the version-3 ones, for seeds that
+    earlier notes name)."""
     import torch
     state = torch.random.get_rng_state()
     try:
@@ -1560,7 +2064,8 @@ def main(argv):
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", type=Path, default=Path("/tmp/tritonize-random"))
     parser.add_argument("--show", type=int, help="print this seed's source and exit")
-    parser.add_argument("--version", type=int, default=VERSION, help="generator version (1: before op_regroup & co)")
+    parser.add_argument("--version", type=int, default=VERSION,
+                        help="generator version (1: before op_regroup & co, 2: before op_split3 & co)")
     args = parser.parse_args(argv)
     if args.show is not None:
         print(generate(args.show, args.version), end="")

@@ -131,6 +131,45 @@ REGRESSIONS = {
     # two-axes merge took it for a full-size value that reads no reduction, and its lowering threw map::at
     "var_unit_dim_two_axes": (one_input("x.mean(0, keepdim=True), x.std(dim=1, unbiased=False), "
                                         "(x * 2 - x.mean(1, keepdim=True)).sum(0)", "torch.randn(300, 1)"), None),
+    # an arange or F.one_hot (an iota: the kernel's own index, no memory) read by the epilogue of a matmul, conv or
+    # attention kernel (version 3 seed 52: `(F.one_hot(lab, 3) * F.conv1d(...)).sum(-1)`): there its index is an
+    # expression (rn[None, :]), not a variable, so ValueEmitter::value names it as a load and asks for the iota's
+    # buffer ("kernel reads a tensor the planner did not name: iota"); it is now named as an index (fixed, session 15)
+    "iota_in_matmul_epilogue": (HEADER + "class Model(nn.Module):\n    def forward(self, x, w):\n"
+                                "        return torch.arange(4) * (x @ w)\n\n\n"
+                                "def get_inputs():\n    return [torch.randn(3, 3), torch.randn(3, 4)]\n" + FOOTER,
+                                None),
+    "one_hot_in_conv_epilogue": (HEADER + "class Model(nn.Module):\n    def forward(self, x, w, t):\n"
+                                 "        return F.one_hot(t, 3) * F.conv1d(x, w)\n\n\n"
+                                 "def get_inputs():\n    return [torch.randn(1, 4, 3), torch.randn(4, 4, 1), "
+                                 "torch.randint(0, 3, (1, 4))]\n" + FOOTER,
+                                 None),
+    # an integer constant tensor converted to float in a kernel (torch.arange(1): a size-1 iota is the kernel's
+    # index 0; torch.ones(3, dtype=torch.long).float() too) is printed `0.to(tl.float32)`, a SyntaxError in the
+    # generated file (version 3 seeds 240, 282); fixed in session 15 (TileBuilder::cast of a literal: a 0-d tl.full)
+    "int_constant_cast": (one_input("x + torch.arange(1)", "torch.randn(3)"),
+                          None),
+    # F.nll_loss picks its target's class by comparing an iota with it: of a matmul's result, the same iota in the
+    # matmul's epilogue (version 3 seed 468 as first written, of a conv1d)
+    "nll_loss_in_matmul_epilogue": (HEADER + "class Model(nn.Module):\n    def forward(self, x, w, t):\n"
+                                    "        return F.nll_loss(x @ w, t)\n\n\n"
+                                    "def get_inputs():\n    return [torch.randn(5, 4), torch.randn(4, 3), "
+                                    "torch.randint(0, 3, (5,))]\n" + FOOTER,
+                                    None),
+    # the product of the two one-row slices of an expanded computed scalar, summed (version 3 seed 364 as first
+    # written: F.glu(dim=0) of a repeat of a 1-element value): the product is one loaded scalar squared, and tl.sum
+    # gets it without the broadcast to its [BLOCK_M, BLOCK_R] tile ("axis 1 out of bounds for shape []"); with 3
+    # columns it is right
+    "sum_of_expanded_scalar_slices": (one_input("((x * 2).expand(2, 2)[:1] * (x * 2).expand(2, 2)[1:]).sum(-1)",
+                                                "torch.randn(1)"),
+                                      "tl.sum of a 0-d value (lower_reduction: the broadcast to the tile is missing)"),
+    # a comparison of a broadcast scalar (a [1, 1] input) and-ed / or-ed with a comparison of a full tensor (version
+    # 3 seed 526, op_mask): the kernel's `le & gt` of a 0-d and a block raises a TypeError in np.bitwise_and under
+    # Triton 3.6's interpreter (not checked on a GPU)
+    "mask_of_scalar_comparison": (HEADER + "class Model(nn.Module):\n    def forward(self, x, y):\n"
+                                  "        return ((y <= 0.0) | (x > 0)).float()\n\n\n"
+                                  "def get_inputs():\n    return [torch.randn(3, 2), torch.randn(1, 1)]\n" + FOOTER,
+                                  "a 0-d bool and-ed with a block fails under the interpreter (np.bitwise_or)"),
 }
 
 # Seeds that hit a known bug (a strict xfail: once the bug is fixed, take the seed off the list).
