@@ -430,6 +430,8 @@ bool ValueEmitter::match_pick(const Node* red, Pick& pick) const {
   }
   const Node* sel = red->src[0];
   if (sel->op != Op::Where || sel->shape != g_.space || sel->src[0]->op != Op::Eq) return false;
+  // (a where another kernel wrote, e.g. a matmul's epilogue: its operands may exist nowhere in memory)
+  if (!in_group(sel)) return false;
   const Node* zero = view_root(sel->src[2]);
   if (zero->op != Op::Const || zero->attr.f != 0.0) return false;
   const int dim = static_cast<int>(red->attr.ints[0]);
