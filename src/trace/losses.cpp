@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <utility>
 
 #include "trace/tensor_ops.h"
 
@@ -348,17 +349,24 @@ Value loss_weight(Interp& in, const Options& o, const char* name, const TensorOb
   return weight;
 }
 
+// The input and target of binary_cross_entropy(_with_logits): floating tensors of one shape.
+std::pair<TensorObj*, TensorObj*> input_and_target(const Options& o, const std::vector<Value>& t) {
+  TensorObj* ti = need_float(t[0], o.fn, "input", o.loc);
+  TensorObj* tt = need_float(t[1], o.fn, "target", o.loc);
+  if (tt->shape != ti->shape) {
+    fail(o.loc, o.fn + ": the target's shape " + shape_str(tt->shape) + " must be the input's " +
+                    shape_str(ti->shape));
+  }
+  return {ti, tt};
+}
+
 // binary_cross_entropy(input = probabilities, target): (t - 1) * max(log1p(-x), -100) - t * max(log(x), -100),
 // ATen's CUDA kernel, which computes in the input's type (a 16-bit input rounds after each step, as here: each
 // step below is an op of that type), times the weight; 'mean' over every element.
 Value binary_cross_entropy(Interp& in, const Options& o, const std::vector<Value>& t) {
   SourceLoc loc = o.loc;
-  TensorObj* ti = need_float(t[0], o.fn, "input", loc);
-  TensorObj* tt = need_float(t[1], o.fn, "target", loc);
+  auto [ti, tt] = input_and_target(o, t);
   std::string reduction = o.reduction();
-  if (tt->shape != ti->shape) {
-    fail(loc, o.fn + ": the target's shape " + shape_str(tt->shape) + " must be the input's " + shape_str(ti->shape));
-  }
   need_same_type(o, "target", tt, ti);
   Value weight = loss_weight(in, o, "weight", ti, loc);
   DType type = ti->dtype;
@@ -378,12 +386,8 @@ Value binary_cross_entropy(Interp& in, const Options& o, const std::vector<Value
 // float32, rounded once for 16-bit inputs; the other steps are ops of the input's type.
 Value binary_cross_entropy_with_logits(Interp& in, const Options& o, const std::vector<Value>& t) {
   SourceLoc loc = o.loc;
-  TensorObj* ti = need_float(t[0], o.fn, "input", loc);
-  TensorObj* tt = need_float(t[1], o.fn, "target", loc);
+  auto [ti, tt] = input_and_target(o, t);
   std::string reduction = o.reduction();
-  if (tt->shape != ti->shape) {
-    fail(loc, o.fn + ": the target's shape " + shape_str(tt->shape) + " must be the input's " + shape_str(ti->shape));
-  }
   Value weight = loss_weight(in, o, "weight", ti, loc);
   Value pos_weight = loss_weight(in, o, "pos_weight", ti, loc);
   DType type = promote(ti->dtype, tt->dtype);
