@@ -10,6 +10,7 @@
 // that run and the output's innermost run instead, so that the window loads are coalesced along it and the stores
 // along the output rows.
 #include <algorithm>
+#include <cstdint>
 #include <limits>
 
 #include "graph/view.h"
@@ -35,11 +36,16 @@ struct WindowDim {
     }
     return false;
   }
-  // The same start and end of an adaptive window, of the output index `o` (a tile or a scalar).
+  // The same start and end of an adaptive window, of the output index `o` (a tile or a scalar). o * size is
+  // computed in int64 where it passes int32 (an adaptive_avg_pool1d of 66000 to 37054: from o = 32538 on, the
+  // int32 product wrapped and the windows read garbage: random_modules version 3, seed 5027).
+  bool wide() const { return (out + 1) * size + out > INT32_MAX; }
   const TExpr* start_of(TileBuilder& b, const TExpr* o) const {
+    if (wide()) o = b.cast(o, DType::Int64);
     return b.op(TOp::FloorDiv, {b.mul(o, b.i(size)), b.i(out)});
   }
   const TExpr* end_of(TileBuilder& b, const TExpr* o) const {
+    if (wide()) o = b.cast(o, DType::Int64);
     return b.op(TOp::FloorDiv, {b.add(b.mul(b.add(o, b.i(1)), b.i(size)), b.i(out - 1)), b.i(out)});
   }
 };
