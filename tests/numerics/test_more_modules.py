@@ -6,8 +6,8 @@ function defines its result, -0.0 and values at the thresholds), and what is ref
 
 import pytest
 
-from .paths import convert_error, run_interpreted
-from .test_reduction_functions import RUNNER, convert, problem_source, write_problem
+from .paths import convert_error
+from .test_reduction_functions import check_modules, problem_source
 
 NAN_ROW = "torch.tensor([[float('nan'), 0.5, -0.5, 0.25, -0.25, 0.0, -0.0, 3.0]])"
 
@@ -51,12 +51,7 @@ CASES = [
 
 
 def test_more_modules(tmp_path):
-    jobs = []
-    for name, init, forward, params, inputs, tol in CASES:
-        ref = write_problem(tmp_path, name, init, forward, params, inputs)
-        jobs.append({"name": name, "ref": str(ref), "gen": str(convert(ref)), "tol": tol})
-    failures = run_interpreted(RUNNER, jobs, timeout=600)
-    assert not failures, "\n".join(failures)
+    check_modules(tmp_path, CASES)
 
 
 @pytest.mark.parametrize("init, forward, message", [

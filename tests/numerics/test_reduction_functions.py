@@ -145,11 +145,15 @@ def convert(ref):
 
 
 def test_reduction_functions(tmp_path):
+    cases = [(name, "pass", f"return {expr}", params, inputs, tol) for name, expr, params, inputs, tol in CASES]
+    check_modules(tmp_path, cases + MODULES)
+
+
+def check_modules(tmp_path, cases):
+    """Converts each (name, __init__ body, forward body, parameters, inputs, tolerance) module and runs RUNNER over
+    them; asserts no failure."""
     jobs = []
-    for name, expr, params, inputs, tol in CASES:
-        ref = write_problem(tmp_path, name, "pass", f"return {expr}", params, inputs)
-        jobs.append({"name": name, "ref": str(ref), "gen": str(convert(ref)), "tol": tol})
-    for name, init, forward, params, inputs, tol in MODULES:
+    for name, init, forward, params, inputs, tol in cases:
         ref = write_problem(tmp_path, name, init, forward, params, inputs)
         jobs.append({"name": name, "ref": str(ref), "gen": str(convert(ref)), "tol": tol})
     failures = run_interpreted(RUNNER, jobs, timeout=600)
