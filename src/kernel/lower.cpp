@@ -320,8 +320,8 @@ ForwardPlan lower(const Schedule& s, TileArena& arena, const LowerOptions& optio
       }
       job.kernel.needs_round_tf32 = true;
     }
-    // expm1, log1p, division by a Python number and the sixth of hardsigmoid/hardswish compute as eager does on the device they run on: the
-    // launcher passes ON_CUDA.
+    // expm1, log1p, division by a Python number and the sixth of hardsigmoid/hardswish compute as eager does on
+    // the device they run on: the launcher passes ON_CUDA.
     auto has = [&](Op op) {
       auto is = [&](const Node* n) { return n->op == op; };
       return std::any_of(g.nodes.begin(), g.nodes.end(), is) || std::any_of(g.inlined.begin(), g.inlined.end(), is);

@@ -36,6 +36,19 @@ InstanceObj* new_module(Interp& in, ClassObj* cls) {
 
 Value as_value(InstanceObj* m) { return Value::of(Kind::Instance, m); }
 
+// A parameter that ModelNew's replay creates as `nn.Parameter(torch.<fill>(sizes[, dtype=...]))` (fill: empty,
+// ones, zeros); the module's init lines then fill an empty one.
+Value new_parameter(Interp& in, const Shape& shape, DType dt, const char* fill = "empty") {
+  std::string sizes;
+  for (int64_t d : shape) sizes += (sizes.empty() ? "" : ", ") + std::to_string(d);
+  std::string dtype_kw = dt == DType::Float32 ? "" : std::string(", dtype=") + torch_dtype_name(dt);
+  TensorObj* t = in.new_tensor(shape, dt, Phase::Init);
+  t->is_param = true;
+  t->expr = std::string("nn.Parameter(torch.") + fill + "(" + sizes + dtype_kw + "))";
+  t->prec = kPrecPostfix;
+  return in.wrap(t);
+}
+
 InstanceObj* need_module(const Value& v, const std::string& what, SourceLoc loc) {
   if (!v.is(Kind::Instance) || !v.as<InstanceObj>()->is_module()) {
     fail(loc, what + ": " + type_name(v) + " is not an nn.Module");
@@ -268,21 +281,10 @@ InstanceObj* make_linear(Interp& in, ClassObj* cls, CallArgs& a, SourceLoc loc) 
   set_plain(m, "in_features", Value::integer(fin));
   set_plain(m, "out_features", Value::integer(fout));
   std::string ref = InitRecorder::ref(m->module_id);
-  std::string dtype_kw = dt == DType::Float32 ? "" : std::string(", dtype=") + torch_dtype_name(dt);
-  auto param = [&](Shape shape, const std::string& sizes) {
-    TensorObj* t = in.new_tensor(std::move(shape), dt, Phase::Init);
-    t->is_param = true;
-    t->expr = "nn.Parameter(torch.empty(" + sizes + dtype_kw + "))";
-    t->prec = kPrecPostfix;
-    return in.wrap(t);
-  };
   // nn.Linear.__init__ allocates both parameters uninitialised, then reset_parameters() draws
   // kaiming_uniform_(weight, a=sqrt(5)) and uniform_(bias, -1/sqrt(fan_in), 1/sqrt(fan_in)), in that order.
-  in.register_parameter(m, "weight", param({fout, fin}, std::to_string(fout) + ", " + std::to_string(fin)), loc);
-  if (bias)
-    in.register_parameter(m, "bias", param({fout}, std::to_string(fout)), loc);
-  else
-    in.register_parameter(m, "bias", Value::none(), loc);
+  in.register_parameter(m, "weight", new_parameter(in, {fout, fin}, dt), loc);
+  in.register_parameter(m, "bias", bias ? new_parameter(in, {fout}, dt) : Value::none(), loc);
   in.replay.text("nn.init.kaiming_uniform_(" + ref + ".weight, a=math.sqrt(5))");
   if (bias) {
     in.replay.text(fin > 0 ? "bound = 1 / math.sqrt(" + std::to_string(fin) + ")" : "bound = 0");
@@ -371,18 +373,8 @@ InstanceObj* make_conv(Interp& in, ClassObj* cls, CallArgs& a, SourceLoc loc) {
   int64_t fan_in = wshape[1];
   for (int64_t k : kernel) fan_in *= k;
   std::string ref = InitRecorder::ref(m->module_id);
-  std::string dtype_kw = dt == DType::Float32 ? "" : std::string(", dtype=") + torch_dtype_name(dt);
-  auto param = [&](Shape shape) {
-    std::string sizes;
-    for (int64_t d : shape) sizes += (sizes.empty() ? "" : ", ") + std::to_string(d);
-    TensorObj* t = in.new_tensor(std::move(shape), dt, Phase::Init);
-    t->is_param = true;
-    t->expr = "nn.Parameter(torch.empty(" + sizes + dtype_kw + "))";
-    t->prec = kPrecPostfix;
-    return in.wrap(t);
-  };
-  in.register_parameter(m, "weight", param(wshape), loc);
-  in.register_parameter(m, "bias", bias ? param({c_out}) : Value::none(), loc);
+  in.register_parameter(m, "weight", new_parameter(in, wshape, dt), loc);
+  in.register_parameter(m, "bias", bias ? new_parameter(in, {c_out}, dt) : Value::none(), loc);
   in.replay.text("nn.init.kaiming_uniform_(" + ref + ".weight, a=math.sqrt(5))");
   if (bias && fan_in > 0) {
     in.replay.text("bound = 1 / math.sqrt(" + std::to_string(fan_in) + ")");
@@ -404,24 +396,12 @@ InstanceObj* make_layer_norm(Interp& in, ClassObj* cls, CallArgs& a, SourceLoc l
   if (in.phase != Phase::Init) fail(loc, "nn.LayerNorm can only be created in __init__");
   InstanceObj* m = new_module(in, cls);
   std::vector<Value> dims;
-  std::string sizes;
-  for (int64_t d : shape) {
-    dims.push_back(Value::integer(d));
-    sizes += (sizes.empty() ? "" : ", ") + std::to_string(d);
-  }
+  for (int64_t d : shape) dims.push_back(Value::integer(d));
   set_plain(m, "normalized_shape", in.tuple(dims));
   set_plain(m, "eps", Value::floating(eps));
   set_plain(m, "elementwise_affine", Value::boolean(affine));
-  std::string dtype_kw = dt == DType::Float32 ? "" : std::string(", dtype=") + torch_dtype_name(dt);
-  auto param = [&](const char* fill) {
-    TensorObj* t = in.new_tensor(Shape(shape), dt, Phase::Init);
-    t->is_param = true;
-    t->expr = std::string("nn.Parameter(torch.") + fill + "(" + sizes + dtype_kw + "))";
-    t->prec = kPrecPostfix;
-    return in.wrap(t);
-  };
-  in.register_parameter(m, "weight", affine ? param("ones") : Value::none(), loc);
-  in.register_parameter(m, "bias", affine && bias ? param("zeros") : Value::none(), loc);
+  in.register_parameter(m, "weight", affine ? new_parameter(in, Shape(shape), dt, "ones") : Value::none(), loc);
+  in.register_parameter(m, "bias", affine && bias ? new_parameter(in, Shape(shape), dt, "zeros") : Value::none(), loc);
   return m;
 }
 
@@ -451,12 +431,7 @@ InstanceObj* make_embedding(Interp& in, ClassObj* cls, CallArgs& a, SourceLoc lo
   set_plain(m, "embedding_dim", Value::integer(d));
   set_plain(m, "padding_idx", padding);
   std::string ref = InitRecorder::ref(m->module_id);
-  std::string dtype_kw = dt == DType::Float32 ? "" : std::string(", dtype=") + torch_dtype_name(dt);
-  TensorObj* w = in.new_tensor(Shape{n, d}, dt, Phase::Init);
-  w->is_param = true;
-  w->expr = "nn.Parameter(torch.empty(" + std::to_string(n) + ", " + std::to_string(d) + dtype_kw + "))";
-  w->prec = kPrecPostfix;
-  in.register_parameter(m, "weight", in.wrap(w), loc);
+  in.register_parameter(m, "weight", new_parameter(in, {n, d}, dt), loc);
   in.replay.text("nn.init.normal_(" + ref + ".weight)");
   if (!padding.is_none()) {
     in.replay.text("nn.init.zeros_(" + ref + ".weight[" + std::to_string(padding.as_int()) + "])");
@@ -532,16 +507,8 @@ InstanceObj* make_group_norm(Interp& in, ClassObj* cls, CallArgs& a, SourceLoc l
   set_plain(m, "num_channels", Value::integer(c));
   set_plain(m, "eps", Value::floating(eps));
   set_plain(m, "affine", Value::boolean(affine));
-  std::string dtype_kw = dt == DType::Float32 ? "" : std::string(", dtype=") + torch_dtype_name(dt);
-  auto param = [&](const char* fill) {
-    TensorObj* t = in.new_tensor({c}, dt, Phase::Init);
-    t->is_param = true;
-    t->expr = std::string("nn.Parameter(torch.") + fill + "(" + std::to_string(c) + dtype_kw + "))";
-    t->prec = kPrecPostfix;
-    return in.wrap(t);
-  };
-  in.register_parameter(m, "weight", affine ? param("ones") : Value::none(), loc);
-  in.register_parameter(m, "bias", affine ? param("zeros") : Value::none(), loc);
+  in.register_parameter(m, "weight", affine ? new_parameter(in, {c}, dt, "ones") : Value::none(), loc);
+  in.register_parameter(m, "bias", affine ? new_parameter(in, {c}, dt, "zeros") : Value::none(), loc);
   return m;
 }
 
@@ -554,24 +521,11 @@ InstanceObj* make_rms_norm(Interp& in, ClassObj* cls, CallArgs& a, SourceLoc loc
   if (in.phase != Phase::Init) fail(loc, "nn.RMSNorm can only be created in __init__");
   InstanceObj* m = new_module(in, cls);
   std::vector<Value> dims;
-  std::string sizes;
-  for (int64_t d : shape) {
-    dims.push_back(Value::integer(d));
-    sizes += (sizes.empty() ? "" : ", ") + std::to_string(d);
-  }
+  for (int64_t d : shape) dims.push_back(Value::integer(d));
   set_plain(m, "normalized_shape", in.tuple(dims));
   set_plain(m, "eps", b.has(1) ? Value::floating(to_float(b[1], "nn.RMSNorm eps", loc)) : Value::none());
   set_plain(m, "elementwise_affine", Value::boolean(affine));
-  std::string dtype_kw = dt == DType::Float32 ? "" : std::string(", dtype=") + torch_dtype_name(dt);
-  Value weight = Value::none();
-  if (affine) {
-    TensorObj* t = in.new_tensor(Shape(shape), dt, Phase::Init);
-    t->is_param = true;
-    t->expr = "nn.Parameter(torch.ones(" + sizes + dtype_kw + "))";
-    t->prec = kPrecPostfix;
-    weight = in.wrap(t);
-  }
-  in.register_parameter(m, "weight", weight, loc);
+  in.register_parameter(m, "weight", affine ? new_parameter(in, Shape(shape), dt, "ones") : Value::none(), loc);
   return m;
 }
 
@@ -615,6 +569,15 @@ Value batch_norm_forward(Interp& in, InstanceObj* m, const Value& x, SourceLoc l
 
 }  // namespace
 
+// A builtin nn module made as `torch.nn.<cls>(pos..., kw...)` inside another's constructor.
+Value make_child(Interp& in, const std::string& cls, std::vector<Value> pos,
+                 std::vector<std::pair<std::string, Value>> kw, SourceLoc loc) {
+  CallArgs args;
+  args.pos = std::move(pos);
+  args.kw = std::move(kw);
+  return construct_builtin_module(in, in.registry.at("torch.nn." + cls).as<ClassObj>(), args, loc);
+}
+
 // nn.MultiheadAttention with one embedding size for query, key and value (kdim = vdim = embed_dim): the parameters
 // of PyTorch's __init__ in its order (in_proj_weight [3E, E], in_proj_bias [3E], out_proj: a Linear(E, E), whose
 // own reset_parameters draws first), then _reset_parameters: xavier_uniform_(in_proj_weight), zero biases.
@@ -647,21 +610,11 @@ InstanceObj* make_multihead_attention(Interp& in, ClassObj* cls, CallArgs& a, So
   set_plain(m, "num_heads", Value::integer(heads));
   set_plain(m, "dropout", Value::floating(dropout));
   set_plain(m, "batch_first", Value::boolean(b.has(8) && to_bool(b[8], name + " batch_first", loc)));
-  auto param = [&](Shape shape, const std::string& sizes) {
-    TensorObj* t = in.new_tensor(std::move(shape), DType::Float32, Phase::Init);
-    t->is_param = true;
-    t->expr = "nn.Parameter(torch.empty(" + sizes + "))";
-    t->prec = kPrecPostfix;
-    return in.wrap(t);
-  };
-  const std::string es = std::to_string(e), e3 = std::to_string(3 * e);
-  in.register_parameter(m, "in_proj_weight", param({3 * e, e}, e3 + ", " + es), loc);
-  in.register_parameter(m, "in_proj_bias", bias ? param({3 * e}, e3) : Value::none(), loc);
-  CallArgs linear_args;
-  linear_args.pos = {Value::integer(e), Value::integer(e)};
-  linear_args.kw = {{"bias", Value::boolean(bias)}};
-  ClassObj* linear = in.registry.at("torch.nn.Linear").as<ClassObj>();
-  in.add_module(m, "out_proj", as_value(make_linear(in, linear, linear_args, loc)), loc);
+  in.register_parameter(m, "in_proj_weight", new_parameter(in, {3 * e, e}, DType::Float32), loc);
+  in.register_parameter(m, "in_proj_bias", bias ? new_parameter(in, {3 * e}, DType::Float32) : Value::none(), loc);
+  in.add_module(m, "out_proj",
+                make_child(in, "Linear", {Value::integer(e), Value::integer(e)}, {{"bias", Value::boolean(bias)}}, loc),
+                loc);
   std::string ref = InitRecorder::ref(m->module_id);
   in.replay.text("nn.init.xavier_uniform_(" + ref + ".in_proj_weight)");
   if (bias) {
@@ -769,15 +722,6 @@ Value multihead_attention_forward(Interp& in, InstanceObj* m, CallArgs& a, Sourc
   Value weights = t_softmax(in, Op::Softmax, scores, 3, loc);
   if (average) weights = t_reduce(in, Op::Mean, weights, std::vector<int64_t>{1}, false, loc);
   return in.tuple({out, weights});
-}
-
-// A builtin nn module made as `torch.nn.<cls>(pos..., kw...)` inside another's constructor.
-Value make_child(Interp& in, const std::string& cls, std::vector<Value> pos,
-                 std::vector<std::pair<std::string, Value>> kw, SourceLoc loc) {
-  CallArgs args;
-  args.pos = std::move(pos);
-  args.kw = std::move(kw);
-  return construct_builtin_module(in, in.registry.at("torch.nn." + cls).as<ClassObj>(), args, loc);
 }
 
 // nn.TransformerEncoderLayer: PyTorch's submodules in its __init__ order, so that their draws and the state dict
@@ -919,11 +863,7 @@ Value construct_builtin_module(Interp& in, ClassObj* cls, CallArgs& a, SourceLoc
       }
       if (in.phase != Phase::Init) fail(loc, name + " can only be created in __init__");
       InstanceObj* m = new_module(in, cls);
-      TensorObj* t = in.new_tensor({n}, DType::Float32, Phase::Init);
-      t->is_param = true;
-      t->expr = "nn.Parameter(torch.empty(" + std::to_string(n) + "))";
-      t->prec = kPrecPostfix;
-      in.register_parameter(m, "weight", in.wrap(t), loc);
+      in.register_parameter(m, "weight", new_parameter(in, {n}, DType::Float32), loc);
       in.replay.text("nn.init.constant_(" + InitRecorder::ref(m->module_id) + ".weight, " +
                      literal_repr(Value::floating(init)) + ")");
       return as_value(m);

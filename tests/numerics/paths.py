@@ -71,30 +71,54 @@ def run_interpreted(runner: str, jobs: list, *args: str, timeout: int = 300) -> 
     return [f for f in json.loads(r.stdout.strip().splitlines()[-1]) if f]
 
 
-# Runs each job's generated ModelNew and its PyTorch expression on the same inputs (under Triton's interpreter,
-# through run_interpreted): job = {"gen": file, "expr": forward's expression, "inputs": an expression giving the
-# inputs (one tensor or a tuple), "params": their names in expr}; fails on a shape mismatch or beyond atol = rtol.
-FORWARD_RUNNER = r"""
-import importlib.util, json, sys
-import torch
-import torch.nn as nn
-import torch.nn.functional as F
-jobs = json.loads(sys.argv[1])
-tol = float(sys.argv[2])
-failures = []
-for job in jobs:
-    spec = importlib.util.spec_from_file_location("gen", job["gen"])
-    gen = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(gen)
-    torch.manual_seed(0)
-    args = eval(job["inputs"])
-    args = args if isinstance(args, tuple) else (args,)
-    want = eval(job["expr"], globals(), dict(zip(job["params"], args)))
-    got = gen.ModelNew()(*args)
-    ok = got.shape == want.shape and torch.allclose(got, want, atol=tol, rtol=tol)
-    failures.append(None if ok else job["expr"] + ": max diff " + str((got - want).abs().max().item()))
-print(json.dumps(failures))
-"""
+def forward_runner(compare: str, setup: str = "") -> str:
+    """A runner for run_interpreted that calls each job's generated ModelNew and its PyTorch expression on the same
+    inputs: job = {"gen": file, "expr": forward's expression, "inputs": an expression giving the inputs (one tensor
+    or a tuple), "params": their names in expr}. `compare` (Python at the job loop's level, no indentation) reads
+    `job`, `want`, `got` and `tol` (the runner's second argument, when given) and appends a failure text or None to
+    `failures`; `setup` runs once before the jobs (e.g. protocol.patch_interpreter())."""
+    import textwrap
+
+    head = (
+        "import importlib.util, json, sys\n"
+        "import torch\n"
+        "import torch.nn as nn\n"
+        "import torch.nn.functional as F\n"
+        + setup
+        + "jobs = json.loads(sys.argv[1])\n"
+        "tol = float(sys.argv[2]) if len(sys.argv) > 2 else None\n"
+        "failures = []\n"
+        "for job in jobs:\n"
+        "    spec = importlib.util.spec_from_file_location(\"gen\", job[\"gen\"])\n"
+        "    gen = importlib.util.module_from_spec(spec)\n"
+        "    spec.loader.exec_module(gen)\n"
+        "    torch.manual_seed(0)\n"
+        "    args = eval(job[\"inputs\"])\n"
+        "    args = args if isinstance(args, tuple) else (args,)\n"
+        "    want = eval(job[\"expr\"], globals(), dict(zip(job[\"params\"], args)))\n"
+        "    got = gen.ModelNew()(*args)\n"
+    )
+    return head + textwrap.indent(textwrap.dedent(compare).strip("\n") + "\n", "    ") + "print(json.dumps(failures))\n"
+
+
+# One tensor within atol = rtol = tol of eager's, of its shape.
+FORWARD_RUNNER = forward_runner("""
+ok = got.shape == want.shape and torch.allclose(got, want, atol=tol, rtol=tol)
+failures.append(None if ok else job["expr"] + ": max diff " + str((got - want).abs().max().item()))
+""")
+
+
+def convert_error(tmp_path, source: str, name: str = "bad") -> str:
+    """Writes `source` to tmp_path/NAME.py, converts it, asserts that tritonize refused it (exit status 1, no output
+    file) and returns its diagnostics."""
+    import subprocess
+
+    model = tmp_path / f"{name}.py"
+    model.write_text(source)
+    out = tmp_path / f"{name}_out.py"
+    r = subprocess.run([str(TRITONIZE), "convert", str(model), "-o", str(out)], capture_output=True, text=True)
+    assert r.returncode == 1 and not out.exists(), f"{model}: exit status {r.returncode}\n{r.stderr}"
+    return r.stderr
 
 
 def check_forwards(jobs: list, tol: float = 1e-4) -> list:

@@ -11,7 +11,7 @@ The runner applies protocol.patch_interpreter() (the interpreter's bf16 casts ro
 do: docs/INTERPRETER.md). sinh and cosh between |x| = 88.7 and 89.4 are compared on a
 short tensor: eager's vectorized CPU kernels overflow there (exp(x) does), its scalar path and CUDA do not."""
 
-from .paths import convert_forward, run_interpreted
+from .paths import convert_forward, forward_runner, run_interpreted
 
 SPECIAL = (
     "torch.cat([torch.tensor([float('nan'), float('inf'), float('-inf'), -0.0, 0.0, 0.5, 1.5, 2.5, -0.5, -1.5,"
@@ -111,51 +111,33 @@ CASES = [
      f"({WIDE}).half(), ({WIDE}).half(), (torch.rand(37, 29) + 0.5).half()", "close", 1e-2),
 ]
 
-RUNNER = r"""
-import importlib.util, json, sys
-import torch
-import torch.nn as nn
-import torch.nn.functional as F
-from protocol import patch_interpreter
-patch_interpreter()
-jobs = json.loads(sys.argv[1])
-failures = []
-for job in jobs:
-    spec = importlib.util.spec_from_file_location("gen", job["gen"])
-    gen = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(gen)
-    torch.manual_seed(0)
-    args = eval(job["inputs"])
-    args = args if isinstance(args, tuple) else (args,)
-    want = eval(job["expr"], globals(), dict(zip(job["params"], args)))
-    got = gen.ModelNew()(*args)
-    name = job["expr"] + " on " + job["inputs"][:40] + ": "
-    if got.dtype != want.dtype or got.shape != want.shape:
-        failures.append(name + f"{got.dtype} {tuple(got.shape)}, eager {want.dtype} {tuple(want.shape)}")
-        continue
-    if job["mode"] == "exact":
-        same = (got == want) | (got.isnan() & want.isnan()) if got.is_floating_point() else got == want
-        if got.is_floating_point():
-            same &= (got.signbit() == want.signbit()) | want.isnan()  # (a NaN's sign means nothing)
-        bad = (~same).nonzero().flatten()[:4].tolist()
-        f = None if not bad else name + f"{(~same).sum().item()} differ, first at {bad}: " + \
-            f"{got.flatten()[(~same).flatten()][:4].tolist()} vs {want.flatten()[(~same).flatten()][:4].tolist()}"
-    elif job["mode"] == "rel":
-        g, w = got.double(), want.double()
-        fin = w.isfinite()
-        rel = ((g - w).abs() / w.abs().clamp_min(1e-38))[fin]
-        special = ~((g == w) | (g.isnan() & w.isnan()))[~fin]
-        f = None
-        if rel.numel() and rel.max().item() > job["tol"]:
-            f = name + f"max relative diff {rel.max().item():.3g}"
-        elif special.any():
-            f = name + "infinities or NaNs differ"
-    else:
-        ok = torch.allclose(got.float(), want.float(), atol=job["tol"], rtol=job["tol"], equal_nan=True)
-        f = None if ok else name + f"max diff {(got.float() - want.float()).abs().nan_to_num(1e30).max().item()}"
-    failures.append(f)
-print(json.dumps(failures))
-"""
+RUNNER = forward_runner(r"""
+name = job["expr"] + " on " + job["inputs"][:40] + ": "
+if got.dtype != want.dtype or got.shape != want.shape:
+    failures.append(name + f"{got.dtype} {tuple(got.shape)}, eager {want.dtype} {tuple(want.shape)}")
+    continue
+if job["mode"] == "exact":
+    same = (got == want) | (got.isnan() & want.isnan()) if got.is_floating_point() else got == want
+    if got.is_floating_point():
+        same &= (got.signbit() == want.signbit()) | want.isnan()  # (a NaN's sign means nothing)
+    bad = (~same).nonzero().flatten()[:4].tolist()
+    f = None if not bad else name + f"{(~same).sum().item()} differ, first at {bad}: " + \
+        f"{got.flatten()[(~same).flatten()][:4].tolist()} vs {want.flatten()[(~same).flatten()][:4].tolist()}"
+elif job["mode"] == "rel":
+    g, w = got.double(), want.double()
+    fin = w.isfinite()
+    rel = ((g - w).abs() / w.abs().clamp_min(1e-38))[fin]
+    special = ~((g == w) | (g.isnan() & w.isnan()))[~fin]
+    f = None
+    if rel.numel() and rel.max().item() > job["tol"]:
+        f = name + f"max relative diff {rel.max().item():.3g}"
+    elif special.any():
+        f = name + "infinities or NaNs differ"
+else:
+    ok = torch.allclose(got.float(), want.float(), atol=job["tol"], rtol=job["tol"], equal_nan=True)
+    f = None if ok else name + f"max diff {(got.float() - want.float()).abs().nan_to_num(1e30).max().item()}"
+failures.append(f)
+""", setup="from protocol import patch_interpreter\npatch_interpreter()\n")
 
 
 def test_math_functions(tmp_path):

@@ -6,7 +6,7 @@ log(0) to -100), 16-bit inputs (1e-2), ignored targets and weights."""
 
 import pytest
 
-from .paths import TRITONIZE, run_interpreted
+from .paths import TRITONIZE, convert_error, run_interpreted
 
 HEADER = "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n\n\n"
 FOOTER = "\n\ndef get_init_inputs():\n    return []\n"
@@ -123,12 +123,15 @@ print(json.dumps(failures))
 """
 
 
+def problem_source(init, forward, params, inputs):
+    return (HEADER + "class Model(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+            f"        {init}\n\n    def forward(self, {params}):\n        {forward}\n\n\n"
+            f"def get_inputs():\n    return list({inputs})\n" + FOOTER)
+
+
 def write_problem(tmp_path, name, init, forward, params, inputs):
-    source = (HEADER + "class Model(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
-              f"        {init}\n\n    def forward(self, {params}):\n        {forward}\n\n\n"
-              f"def get_inputs():\n    return list({inputs})\n" + FOOTER)
     ref = tmp_path / f"{name}.py"
-    ref.write_text(source)
+    ref.write_text(problem_source(init, forward, params, inputs))
     return ref
 
 
@@ -142,11 +145,15 @@ def convert(ref):
 
 
 def test_reduction_functions(tmp_path):
+    cases = [(name, "pass", f"return {expr}", params, inputs, tol) for name, expr, params, inputs, tol in CASES]
+    check_modules(tmp_path, cases + MODULES)
+
+
+def check_modules(tmp_path, cases):
+    """Converts each (name, __init__ body, forward body, parameters, inputs, tolerance) module and runs RUNNER over
+    them; asserts no failure."""
     jobs = []
-    for name, expr, params, inputs, tol in CASES:
-        ref = write_problem(tmp_path, name, "pass", f"return {expr}", params, inputs)
-        jobs.append({"name": name, "ref": str(ref), "gen": str(convert(ref)), "tol": tol})
-    for name, init, forward, params, inputs, tol in MODULES:
+    for name, init, forward, params, inputs, tol in cases:
         ref = write_problem(tmp_path, name, init, forward, params, inputs)
         jobs.append({"name": name, "ref": str(ref), "gen": str(convert(ref)), "tol": tol})
     failures = run_interpreted(RUNNER, jobs, timeout=600)
@@ -165,10 +172,5 @@ def test_reduction_functions(tmp_path):
      "type torch.float16"),
 ])
 def test_rejected(tmp_path, forward, message):
-    import subprocess
-
-    ref = write_problem(tmp_path, "bad", "pass", f"return {forward}", "x", "(torch.randn(4, 6),)")
-    r = subprocess.run([str(TRITONIZE), "convert", str(ref), "-o", str(tmp_path / "out.py")], capture_output=True,
-                       text=True)
-    assert r.returncode != 0 and message in r.stderr, r.stderr
-    assert not (tmp_path / "out.py").exists()
+    stderr = convert_error(tmp_path, problem_source("pass", f"return {forward}", "x", "(torch.randn(4, 6),)"))
+    assert message in stderr, stderr

@@ -6,9 +6,8 @@ Tensor.X and keyword spellings with negative dims. They were all refused ("... i
 the generated file under Triton's interpreter against eager PyTorch: the same dtype, the same shape (tuples piece
 by piece) and values within atol = rtol = 1e-4 (1e-2 for 16-bit inputs), NaN where eager has NaN."""
 
-import subprocess
 
-from .paths import TRITONIZE, convert_forward, run_interpreted
+from .paths import convert_error, convert_forward, forward_runner, run_interpreted
 
 # (forward's expression, get_inputs' expression, forward's parameters)
 CASES = [
@@ -95,38 +94,21 @@ HALF_CASES = [
 
 # Like paths.FORWARD_RUNNER, for results that may be tuples (pieces): every piece has eager's dtype and shape and
 # its values within tolerance (NaN where eager has NaN).
-RUNNER = r"""
-import importlib.util, json, sys
-import torch
-import torch.nn as nn
-import torch.nn.functional as F
-jobs = json.loads(sys.argv[1])
-tol = float(sys.argv[2])
-failures = []
-for job in jobs:
-    spec = importlib.util.spec_from_file_location("gen", job["gen"])
-    gen = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(gen)
-    torch.manual_seed(0)
-    args = eval(job["inputs"])
-    args = args if isinstance(args, tuple) else (args,)
-    want = eval(job["expr"], globals(), dict(zip(job["params"], args)))
-    got = gen.ModelNew()(*args)
-    want = list(want) if isinstance(want, tuple) else [want]
-    got = list(got) if isinstance(got, tuple) else [got]
-    problem = None
-    if len(got) != len(want):
-        problem = f"{len(got)} results, eager has {len(want)}"
-    for k, (g, w) in enumerate(zip(got, want)):
-        if problem:
-            break
-        if g.dtype != w.dtype or g.shape != w.shape:
-            problem = f"result {k}: {g.dtype} {tuple(g.shape)}, eager {w.dtype} {tuple(w.shape)}"
-        elif not torch.allclose(g.float(), w.float(), atol=tol, rtol=tol, equal_nan=True):
-            problem = f"result {k}: max diff {(g.float() - w.float()).abs().nan_to_num(1e9).max().item()}"
-    failures.append(None if problem is None else job["expr"] + ": " + problem)
-print(json.dumps(failures))
-"""
+RUNNER = forward_runner(r"""
+want = list(want) if isinstance(want, tuple) else [want]
+got = list(got) if isinstance(got, tuple) else [got]
+problem = None
+if len(got) != len(want):
+    problem = f"{len(got)} results, eager has {len(want)}"
+for k, (g, w) in enumerate(zip(got, want)):
+    if problem:
+        break
+    if g.dtype != w.dtype or g.shape != w.shape:
+        problem = f"result {k}: {g.dtype} {tuple(g.shape)}, eager {w.dtype} {tuple(w.shape)}"
+    elif not torch.allclose(g.float(), w.float(), atol=tol, rtol=tol, equal_nan=True):
+        problem = f"result {k}: max diff {(g.float() - w.float()).abs().nan_to_num(1e9).max().item()}"
+failures.append(None if problem is None else job["expr"] + ": " + problem)
+""")
 
 
 def run_cases(tmp_path, cases, tol):
@@ -158,14 +140,11 @@ def test_pieces_and_pads_are_views(tmp_path):
 
 
 def refused(tmp_path, expr, inputs):
-    model = tmp_path / "bad.py"
-    model.write_text("import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n\n\n"
-                     f"class Model(nn.Module):\n    def forward(self, x):\n        return {expr}\n\n\n"
-                     f"def get_inputs():\n    return [{inputs}]\n\n\ndef get_init_inputs():\n    return []\n")
-    r = subprocess.run([str(TRITONIZE), "convert", str(model), "-o", str(tmp_path / "out.py")], capture_output=True,
-                       text=True)
-    assert r.returncode == 1 and "bad.py:8:" in r.stderr, r.stderr
-    return r.stderr
+    stderr = convert_error(tmp_path, "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n\n\n"
+                           f"class Model(nn.Module):\n    def forward(self, x):\n        return {expr}\n\n\n"
+                           f"def get_inputs():\n    return [{inputs}]\n\n\ndef get_init_inputs():\n    return []\n")
+    assert "bad.py:8:" in stderr, stderr
+    return stderr
 
 
 def test_what_pytorch_refuses_is_refused(tmp_path):
