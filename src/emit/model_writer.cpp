@@ -292,6 +292,42 @@ std::string write_model(const TraceResult& trace, const Graph& graph, const Forw
     w.line("    return bits.to(tl.float32, bitcast=True)");
     w.line();
   }
+  if (needed(&Kernel::needs_fmod)) {
+    w.line();
+    w.line("@triton.jit");
+    w.line("def _fmod(a, b):");
+    w.line("    # C's fmod(a, b) of float32 values, exact as CUDA's fmodf, which eager calls (Triton's float % is LLVM's");
+    w.line("    # frem on the GPU; the interpreter cannot call libdevice): |a| = ma * 2^ea and |b| = mb * 2^eb with");
+    w.line("    # integer significands; the remainder of ma * 2^(ea - eb) by mb, 39 bits of the quotient a step in");
+    w.line("    # int64 (steps: the tile's largest exponent difference / 39, at most 7), is the result's significand");
+    w.line("    # at b's exponent, with a's sign. b = 0, an infinite a or a NaN give NaN; |a| < |b| gives a.");
+    w.line("    ia = tl.cast(a, tl.int32, bitcast=True) & 0x7FFFFFFF");
+    w.line("    ib = tl.cast(b, tl.int32, bitcast=True) & 0x7FFFFFFF");
+    w.line("    ia, ib = tl.broadcast(ia, ib)");
+    w.line("    fa = ia >> 23");
+    w.line("    fb = ib >> 23");
+    w.line("    live = (ia >= ib) & (ib != 0) & (ia < 0x7F800000)");
+    w.line("    ma = tl.where(fa == 0, ia, (ia & 0x7FFFFF) | 0x800000).to(tl.int64)");
+    w.line("    mb = tl.where(live, tl.where(fb == 0, ib, (ib & 0x7FFFFF) | 0x800000), 1).to(tl.int64)");
+    w.line("    eb = tl.maximum(fb, 1)");
+    w.line("    d = tl.where(live, tl.maximum(fa, 1) - eb, 0)");
+    w.line("    r = ma % mb");
+    w.line("    for done in range(0, tl.max(d), 39):");
+    w.line("        s = tl.minimum(tl.maximum(d - done, 0), 39)");
+    w.line("        r = (r << s) % mb");
+    w.line("    r32 = r.to(tl.int32)");
+    w.line("    rf = r32.to(tl.float32)");
+    w.line("    bits = tl.cast(rf, tl.int32, bitcast=True)");
+    w.line("    # rf * 2^(eb - 150): an exponent add where the result is normal, else a multiply by b's unit");
+    w.line("    normal = (bits >> 23) + (eb - 150) >= 1");
+    w.line("    unit = tl.cast(tl.where(eb >= 24, 0, 1 << (eb - 1)), tl.float32, bitcast=True)");
+    w.line("    scaled = tl.where(normal, bits + ((eb - 150) << 23), tl.cast(rf * unit, tl.int32, bitcast=True))");
+    w.line("    sign = tl.cast(a, tl.int32, bitcast=True) & -2147483648");
+    w.line("    res = tl.cast(tl.where(r32 == 0, 0, scaled) | sign, tl.float32, bitcast=True)");
+    w.line("    nan = (ib == 0) | (ia >= 0x7F800000) | (ib > 0x7F800000)");
+    w.line("    return tl.where(nan, float(\"nan\"), tl.where(live, res, a))");
+    w.line();
+  }
   if (needed(&Kernel::needs_div_by_number)) {
     w.line();
     w.line("@triton.jit");

@@ -330,6 +330,7 @@ ForwardPlan lower(const Schedule& s, TileArena& arena, const LowerOptions& optio
     job.kernel.needs_log1p = has(Op::Log1p);
     job.kernel.needs_sixth = has(Op::Sixth);
     job.kernel.needs_round = has(Op::Round);
+    job.kernel.needs_fmod = has(Op::Fmod);
     job.kernel.needs_div_by_number = has(Op::DivByNumber);
     if (job.kernel.needs_expm1 || job.kernel.needs_log1p || job.kernel.needs_sixth || job.kernel.needs_div_by_number) {
       job.kernel.params.push_back({"ON_CUDA", ParamKind::Constexpr});

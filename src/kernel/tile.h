@@ -95,6 +95,7 @@ struct Kernel {
   bool needs_expm1 = false;        // calls _expm1 (Op::Expm1), printed once
   bool needs_log1p = false;        // calls _log1p (Op::Log1p), printed once
   bool needs_round = false;        // calls _round_half_even (Op::Round), printed once
+  bool needs_fmod = false;         // calls _fmod (Op::Fmod), printed once
   bool needs_div_by_number = false;  // calls _div_by_number (Op::DivByNumber), printed once
   bool needs_sixth = false;        // calls _sixth (Op::Sixth), printed once
   bool needs_tf32_split = false;   // fp32 three-dot products: _tf32_hi and _dot_tf32x3, printed once

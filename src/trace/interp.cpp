@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "trace/losses.h"
+#include "trace/math_fns.h"
 #include "trace/tensor_ops.h"
 
 namespace tz::tracer {
@@ -992,6 +993,8 @@ Value Interp::binary(ast::Op op, const Value& a, const Value& b, SourceLoc loc) 
       case O::Mul: r = t_binary(*this, Op::Mul, a, b, loc); break;
       case O::Div: r = t_binary(*this, Op::Div, a, b, loc); break;
       case O::Pow: r = t_binary(*this, Op::Pow, a, b, loc); break;
+      case O::Mod: r = t_remainder(*this, a, b, loc); break;
+      case O::FloorDiv: r = t_floor_divide(*this, a, b, loc); break;
       case O::MatMul: r = t_matmul(*this, a, b, loc); break;
       case O::BitAnd:
       case O::BitOr:

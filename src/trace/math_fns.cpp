@@ -4,6 +4,7 @@
 #include "trace/math_fns.h"
 
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 #include "trace/tensor_ops.h"
@@ -240,17 +241,116 @@ BuiltinFn addc(bool div) {
 
 }  // namespace
 
-// ATen's floor division and remainder are built on an exact fmod (div_floor_floating, remainder_kernel): Triton has
-// no tl.fmod, and a float `%` or libdevice's fmodf would each need checking on both the interpreter and the GPU.
-constexpr const char* kNoFmod =
-    " is not supported yet: ATen computes floor division and remainder from an exact fmod, which has no Triton form "
-    "here yet";
+namespace {
+
+// A Python number as ATen converts it for a 16-bit tensor's remainder: to the tensor's type. Only numbers that
+// type holds exactly are taken (this tracer has no host-side half rounding): others get a located error.
+bool exact_in(double v, DType t) {
+  if (!is_half(t) || v == 0.0 || !std::isfinite(v)) return true;
+  int e = 0;
+  double m = std::frexp(std::fabs(v), &e);  // |v| = m * 2^e, m in [0.5, 1)
+  int bits = t == DType::Float16 ? 11 : 8;
+  int least = t == DType::Float16 ? -13 : -125;  // below: subnormal, fewer significant bits
+  if (t == DType::Float16 && std::fabs(v) > 65504.0) return false;
+  if (e < least) bits -= least - e;
+  if (bits <= 0) return false;
+  double scaled = std::ldexp(m, bits);
+  return scaled == std::floor(scaled);
+}
+
+// fn(input, other) for a traced binary function f (torch.<fn> and Tensor.<fn>).
+BuiltinFn binary_fn(const std::string& fn, Value (*f)(Interp&, const Value&, const Value&, SourceLoc)) {
+  return [fn, f](Interp& in, const Value&, CallArgs& a, SourceLoc loc) {
+    Bound b = bind(in, a, fn, {"input", "other"}, loc);
+    return f(in, b[0], b[1], loc);
+  };
+}
+
+// The operands of fmod, remainder and floor division: floating tensors (and Python numbers) only.
+DType fmod_operands(const Value& a, const Value& b, const std::string& fn, SourceLoc loc) {
+  for (const Value* v : {&a, &b}) {
+    if (!v->is(Kind::Tensor) && !v->is_number()) fail(loc, fn + " expects tensors or numbers, got a " + type_name(*v));
+  }
+  need_tensor(a.is(Kind::Tensor) ? a : b, fn, loc);
+  DType c = common_dtype(a, b);
+  if (!is_floating(c)) {
+    fail(loc, fn + " of " + torch_dtype_name(c) + " tensors is not supported yet (floating tensors are)");
+  }
+  for (const Value* v : {&a, &b}) {
+    if (!v->is(Kind::Tensor) && !exact_in(to_float(*v, fn, loc), c)) {
+      char shown[32];
+      std::snprintf(shown, sizeof shown, "%g", to_float(*v, fn, loc));
+      fail(loc, fn + " of a " + std::string(torch_dtype_name(c)) + " tensor and the number " + shown + ", which " + torch_dtype_name(c) +
+                    " cannot hold exactly, is not supported (ATen rounds the number to the tensor's type first); " +
+                    "use a number the type holds, or a tensor");
+    }
+  }
+  return c;
+}
+
+// Where ATen's remainder and floor division move a C remainder m to the divisor's side:
+// m != 0 and (b < 0) != (m < 0). A number b decides the side on the host.
+Value other_side(Interp& in, const Value& m, const Value& b, SourceLoc loc) {
+  if (!b.is(Kind::Tensor)) {
+    return bin(in, to_float(b, "remainder", loc) < 0 ? Op::Gt : Op::Lt, m, num(0.0), loc);
+  }
+  Value differ = bin(in, Op::Ne, bin(in, Op::Lt, b, num(0.0), loc), bin(in, Op::Lt, m, num(0.0), loc), loc);
+  return bin(in, Op::LogicalAnd, bin(in, Op::Ne, m, num(0.0), loc), differ, loc);
+}
+
+}  // namespace
+
+// fmod(a, b) => Op::Fmod: C's fmod, exact (ATen's fmod kernels call it; 16-bit operands give an exact result
+// that their type holds, so computing in float32 and rounding once is the same).
+Value t_fmod(Interp& in, const Value& a, const Value& b, SourceLoc loc) {
+  fmod_operands(a, b, "fmod", loc);
+  return bin(in, Op::Fmod, a, b, loc);
+}
+
+// remainder(a, b) (Python's %) => m = fmod(a, b); where(m != 0 and (b < 0) != (m < 0), m + b, m)
+// (ATen's remainder_kernel; the sum rounds once to the result's type, as there).
+Value t_remainder(Interp& in, const Value& a, const Value& b, SourceLoc loc) {
+  fmod_operands(a, b, "remainder", loc);
+  Value m = bin(in, Op::Fmod, a, b, loc);
+  return t_where(in, other_side(in, m, b, loc), bin(in, Op::Add, m, b, loc), m, loc);
+}
+
+// floor_divide(a, b) (Python's //, div with rounding_mode='floor') as ATen's div_floor_floating computes it:
+//   b == 0: a / b.  Else m = fmod(a, b); q = (a - m) / b; q -= 1 where m is on the other side (as in remainder);
+//   q != 0: floor(q), plus 1 where q - floor(q) > 0.5 (q is an integer up to rounding); q == 0: a zero with the
+//   sign of a / b.
+// A tensor b: each step in the operands' type (on CUDA ATen runs this in scalar_t, so a 16-bit type rounds every
+// step) with the division correctly rounded (div_rn). A Python number b: the CUDA kernel's CPU-scalar path, in
+// float32 with (a - m) * (1 / b) (Op::DivByNumber: per device, as ATen), rounded to a's type at the end.
+Value t_floor_divide(Interp& in, const Value& a, const Value& b, SourceLoc loc) {
+  DType c = fmod_operands(a, b, "floor_divide", loc);
+  bool number = !b.is(Kind::Tensor);
+  if (number && to_float(b, "floor_divide", loc) == 0.0) return bin(in, Op::DivRn, a, b, loc);
+  Value x = a;
+  if (number && a.is(Kind::Tensor)) x = opmath(in, a, loc);
+  auto divide = [&](const Value& v) {
+    if (!number) return bin(in, Op::DivRn, v, b, loc);
+    Attr attr;
+    attr.floats = {static_cast<float>(to_float(b, "floor_divide", loc))};
+    return t_activation(in, Op::DivByNumber, v, attr, loc);
+  };
+  Value m = bin(in, Op::Fmod, x, b, loc);
+  Value q = divide(bin(in, Op::Sub, x, m, loc));
+  q = t_where(in, other_side(in, m, b, loc), bin(in, Op::Sub, q, num(1.0), loc), q, loc);
+  Value fl = un(in, Op::Floor, q, loc);
+  fl = t_where(in, bin(in, Op::Gt, bin(in, Op::Sub, q, fl, loc), num(0.5), loc), bin(in, Op::Add, fl, num(1.0), loc),
+               fl, loc);
+  Value signed_zero = bin(in, Op::Mul, divide(x), num(0.0), loc);
+  Value r = t_where(in, bin(in, Op::Ne, q, num(0.0), loc), fl, signed_zero, loc);
+  if (!number) r = t_where(in, bin(in, Op::Eq, b, num(0.0), loc), bin(in, Op::DivRn, a, b, loc), r, loc);
+  return tensor_of(r)->dtype == c ? r : t_cast(in, r, c, loc);
+}
 
 Value t_div_rounded(Interp& in, const Value& a, const Value& b, const std::string& mode, SourceLoc loc) {
   if (mode != "trunc" && mode != "floor") {
     fail(loc, "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '" + mode + "'");
   }
-  if (mode == "floor") fail(loc, std::string("division with rounding_mode='floor'") + kNoFmod);
+  if (mode == "floor") return t_floor_divide(in, a, b, loc);
   TensorObj* t = need_tensor(a, "div", loc);
   bool integers = !is_floating(t->dtype) && (b.is(Kind::Tensor) ? !is_floating(tensor_of(b)->dtype) : !b.is(Kind::Float));
   if (integers) fail(loc, "division of integers with rounding_mode='trunc' is not supported yet");
@@ -296,12 +396,9 @@ void register_math(Interp& in) {
   def_both(in, "lerp", lerp_fn);
   def_both(in, "addcmul", addc(false));
   def_both(in, "addcdiv", addc(true));
-  for (const char* fn : {"floor_divide", "remainder", "fmod"}) {
-    std::string name = fn;
-    def_both(in, fn, [name](Interp&, const Value&, CallArgs&, SourceLoc loc) -> Value {
-      fail(loc, "torch." + name + kNoFmod);
-    });
-  }
+  def_both(in, "fmod", binary_fn("fmod", t_fmod));
+  def_both(in, "remainder", binary_fn("remainder", t_remainder));
+  def_both(in, "floor_divide", binary_fn("floor_divide", t_floor_divide));
 }
 
 }  // namespace tz::tracer

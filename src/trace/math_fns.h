@@ -11,8 +11,14 @@
 
 namespace tz::tracer {
 
-// torch.div(a, b, rounding_mode=mode): "trunc" for floating operands (16-bit ones by a tensor); "floor", integer
-// operands and a 16-bit tensor divided by a Python number are located errors.
+// torch.div(a, b, rounding_mode=mode): "trunc" for floating operands (16-bit ones by a tensor), "floor" as
+// t_floor_divide; integer operands and a 16-bit tensor divided by a Python number with "trunc" are located errors.
 Value t_div_rounded(Interp& in, const Value& a, const Value& b, const std::string& mode, SourceLoc loc);
+
+// fmod(a, b), remainder(a, b) (Python's %) and floor_divide(a, b) (Python's //) of floating tensors and Python
+// numbers, exact as ATen (Op::Fmod); integer operands are located errors.
+Value t_fmod(Interp& in, const Value& a, const Value& b, SourceLoc loc);
+Value t_remainder(Interp& in, const Value& a, const Value& b, SourceLoc loc);
+Value t_floor_divide(Interp& in, const Value& a, const Value& b, SourceLoc loc);
 
 }  // namespace tz::tracer

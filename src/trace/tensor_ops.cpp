@@ -63,24 +63,6 @@ void need_scalar_or_tensor(const Value& v, SourceLoc loc) {
   fail(loc, "a tensor operation got a " + type_name(v) + " operand (a tensor or a number expected)");
 }
 
-// The dtype two operands compute in (tensors or Python scalars, at least one tensor).
-DType common_dtype(const Value& a, const Value& b) {
-  const TensorObj* ta = maybe_tensor(a);
-  const TensorObj* tb = maybe_tensor(b);
-  if (ta && tb) {
-    bool za = ta->rank() == 0, zb = tb->rank() == 0;
-    if (za != zb) {
-      const TensorObj* dim = za ? tb : ta;
-      const TensorObj* zero = za ? ta : tb;
-      return category(zero->dtype) > category(dim->dtype) ? zero->dtype : dim->dtype;
-    }
-    return promote(ta->dtype, tb->dtype);
-  }
-  const TensorObj* t = ta ? ta : tb;
-  const Value& s = ta ? b : a;
-  if (scalar_category(s) <= category(t->dtype)) return t->dtype;
-  return s.is(Kind::Float) ? DType::Float32 : DType::Int64;
-}
 
 const Node* operand(Interp& in, const Value& v, DType t) {
   if (v.is(Kind::Tensor)) return in.graph->cast(tensor_of(v)->node, t);
@@ -120,6 +102,25 @@ void check_float64(DType t, SourceLoc loc) {
 }
 
 }  // namespace
+
+// The dtype two operands compute in (tensors or Python scalars, at least one tensor).
+DType common_dtype(const Value& a, const Value& b) {
+  const TensorObj* ta = maybe_tensor(a);
+  const TensorObj* tb = maybe_tensor(b);
+  if (ta && tb) {
+    bool za = ta->rank() == 0, zb = tb->rank() == 0;
+    if (za != zb) {
+      const TensorObj* dim = za ? tb : ta;
+      const TensorObj* zero = za ? ta : tb;
+      return category(zero->dtype) > category(dim->dtype) ? zero->dtype : dim->dtype;
+    }
+    return promote(ta->dtype, tb->dtype);
+  }
+  const TensorObj* t = ta ? ta : tb;
+  const Value& s = ta ? b : a;
+  if (scalar_category(s) <= category(t->dtype)) return t->dtype;
+  return s.is(Kind::Float) ? DType::Float32 : DType::Int64;
+}
 
 TensorObj* need_tensor(const Value& v, const std::string& what, SourceLoc loc) {
   if (!v.is(Kind::Tensor)) fail(loc, what + ": expected a tensor, got " + type_name(v));

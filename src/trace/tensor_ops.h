@@ -20,6 +20,7 @@ void check_shape(const Shape& shape, SourceLoc loc);
 
 Value t_unary(Interp& in, Op op, const Value& x, SourceLoc loc);  // float math on ints computes in float32
 Value t_binary(Interp& in, Op op, const Value& a, const Value& b, SourceLoc loc);  // a or b may be a scalar
+DType common_dtype(const Value& a, const Value& b);  // the dtype two operands compute in (one a tensor)
 Value t_where(Interp& in, const Value& cond, const Value& a, const Value& b, SourceLoc loc);
 Value t_clamp(Interp& in, const Value& x, const Value& lo, const Value& hi, SourceLoc loc);
 Value t_cast(Interp& in, const Value& x, DType to, SourceLoc loc);
