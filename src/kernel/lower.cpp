@@ -330,7 +330,9 @@ ForwardPlan lower(const Schedule& s, TileArena& arena, const LowerOptions& optio
     job.kernel.needs_log1p = has(Op::Log1p);
     job.kernel.needs_sixth = has(Op::Sixth);
     job.kernel.needs_round = has(Op::Round);
-    job.kernel.needs_fmod = has(Op::Fmod);
+    auto float_fmod = [](const Node* n) { return n->op == Op::Fmod && is_floating(n->dtype); };
+    job.kernel.needs_fmod = std::any_of(g.nodes.begin(), g.nodes.end(), float_fmod) ||
+                            std::any_of(g.inlined.begin(), g.inlined.end(), float_fmod);
     job.kernel.needs_div_by_number = has(Op::DivByNumber);
     if (job.kernel.needs_expm1 || job.kernel.needs_log1p || job.kernel.needs_sixth || job.kernel.needs_div_by_number) {
       job.kernel.params.push_back({"ON_CUDA", ParamKind::Constexpr});

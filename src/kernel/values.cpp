@@ -696,7 +696,8 @@ const TExpr* ValueEmitter::pointwise(const Node* n, std::vector<const TExpr*> a)
     case Op::Mul: return b_.mul(a[0], a[1]);
     case Op::Div: return b_.op(TOp::Div, {a[0], a[1]});
     case Op::DivRn: return b_.call("tl.math.div_rn", {a[0], a[1]});
-    case Op::Fmod: return b_.call("_fmod", {a[0], a[1]});
+    case Op::Fmod: return fp ? b_.call("_fmod", {a[0], a[1]}) : b_.op(TOp::Mod, {a[0], a[1]});  // ints: C's %
+    case Op::TruncDiv: return b_.op(TOp::FloorDiv, {a[0], a[1]});  // Triton's integer // truncates, as C's /
     case Op::Pow: {
       const Node* e = view_root(n->src[1]);
       if (e->op == Op::Const) return power(b_, a[0], e->attr.f);

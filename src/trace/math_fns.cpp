@@ -273,8 +273,10 @@ DType fmod_operands(const Value& a, const Value& b, const std::string& fn, Sourc
   }
   need_tensor(a.is(Kind::Tensor) ? a : b, fn, loc);
   DType c = common_dtype(a, b);
+  if (c == DType::Bool) fail(loc, fn + " of bool tensors is not supported (PyTorch implements it for numbers only)");
   if (!is_floating(c)) {
-    fail(loc, fn + " of " + torch_dtype_name(c) + " tensors is not supported yet (floating tensors are)");
+    if (!b.is(Kind::Tensor) && to_float(b, fn, loc) == 0.0) fail(loc, fn + ": integer division by zero");
+    return c;
   }
   for (const Value* v : {&a, &b}) {
     if (!v->is(Kind::Tensor) && !exact_in(to_float(*v, fn, loc), c)) {
@@ -324,6 +326,21 @@ Value t_remainder(Interp& in, const Value& a, const Value& b, SourceLoc loc) {
 // float32 with (a - m) * (1 / b) (Op::DivByNumber: per device, as ATen), rounded to a's type at the end.
 Value t_floor_divide(Interp& in, const Value& a, const Value& b, SourceLoc loc) {
   DType c = fmod_operands(a, b, "floor_divide", loc);
+  if (!is_floating(c)) {
+    // Integers (ATen's div_floor_integer): the truncated quotient, minus 1 where the signs differ and the division
+    // leaves a remainder.
+    Value q = bin(in, Op::TruncDiv, a, b, loc);
+    Value m = bin(in, Op::Fmod, a, b, loc);
+    auto differ_from = [&](const Value& t, const Value& number) {  // (t < 0) != (number < 0), number on the host
+      return bin(in, to_float(number, "floor_divide", loc) < 0 ? Op::Ge : Op::Lt, t, Value::integer(0), loc);
+    };
+    Value differ = !b.is(Kind::Tensor)   ? differ_from(a, b)
+                   : !a.is(Kind::Tensor) ? differ_from(b, a)
+                                         : bin(in, Op::Ne, bin(in, Op::Lt, a, Value::integer(0), loc),
+                                               bin(in, Op::Lt, b, Value::integer(0), loc), loc);
+    Value down = bin(in, Op::LogicalAnd, differ, bin(in, Op::Ne, m, Value::integer(0), loc), loc);
+    return t_where(in, down, bin(in, Op::Sub, q, Value::integer(1), loc), q, loc);
+  }
   bool number = !b.is(Kind::Tensor);
   if (number && to_float(b, "floor_divide", loc) == 0.0) return bin(in, Op::DivRn, a, b, loc);
   Value x = a;

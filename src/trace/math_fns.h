@@ -16,7 +16,8 @@ namespace tz::tracer {
 Value t_div_rounded(Interp& in, const Value& a, const Value& b, const std::string& mode, SourceLoc loc);
 
 // fmod(a, b), remainder(a, b) (Python's %) and floor_divide(a, b) (Python's //) of floating tensors and Python
-// numbers, exact as ATen (Op::Fmod); integer operands are located errors.
+// numbers, exact as ATen (Op::Fmod), and of integer tensors (C's % and /, corrected as ATen's integer kernels); bool
+// operands and an integer division by the number 0 are located errors.
 Value t_fmod(Interp& in, const Value& a, const Value& b, SourceLoc loc);
 Value t_remainder(Interp& in, const Value& a, const Value& b, SourceLoc loc);
 Value t_floor_divide(Interp& in, const Value& a, const Value& b, SourceLoc loc);

@@ -2,7 +2,9 @@
 of floating tensors (src/trace/math_fns.cpp: Op::Fmod, the _fmod helper of every generated file that uses it), run
 by Triton's interpreter against eager PyTorch on the CPU, bit for bit ("exact": the same values, NaN where eager
 has NaN, the sign of every zero), on inputs with NaN, +-inf, +-0.0, ties, huge and tiny values, divisors that are
-zero or infinite, numbers on either side, and 16-bit tensors. 16-bit floor division by a tensor rounds each step
+zero or infinite, numbers on either side, 16-bit tensors, and integer tensors (C's % and / corrected as ATen's
+div_floor_integer and remainder do; an integer division by a zero element is undefined on the GPU, an error in
+eager on the CPU, so none is tried). 16-bit floor division by a tensor rounds each step
 in the 16-bit type on CUDA (as ATen's kernel does there) and in float32 on the CPU: those cases are compared by
 allclose at 1e-2.
 Eager's vectorized float32 fmod on the CPU is itself inexact where |a / b| overflows float32 (a subnormal divisor
@@ -17,6 +19,8 @@ DIVISORS = ("torch.cat([torch.tensor([0.0, -0.0, float('inf'), float('-inf'), fl
 WIDE = "torch.randn(37, 29) * 50"
 SMALL = "torch.randn(37, 29) * 3"
 HALF = "(torch.randn(37, 29) * 40).half()"
+INTS = "torch.randint(-50, 50, (37, 29))"
+NONZERO = "(torch.randint(1, 9, (37, 29)) * (torch.randint(0, 2, (37, 29)) * 2 - 1))"
 
 CASES = [
     ("torch.fmod(x, y)", "x, y", f"{SPECIAL}, {DIVISORS}", "exact", 0),
@@ -40,6 +44,15 @@ CASES = [
     ("torch.floor_divide(x, y)", "x, y", "(torch.randn(301) * 9).bfloat16(), (torch.rand(301) + 0.3).bfloat16()",
      "close", 1e-2),
     ("(x % 3.0) * torch.sigmoid(x) + x.sum(dim=-1, keepdim=True) % 5", "x", WIDE, "close", 1e-4),
+    # integers: C's % and / corrected as ATen's integer kernels (negative operands on either side)
+    ("x % y", "x, y", f"{INTS}, {NONZERO}", "exact", 0),
+    ("x // y", "x, y", f"{INTS}, {NONZERO}", "exact", 0),
+    ("torch.fmod(x, y) + torch.remainder(x, -7) * 100 + torch.floor_divide(x, -3) * 10000", "x, y",
+     f"{INTS}, {NONZERO}", "exact", 0),
+    ("x // 4 + x % 4 * 1000 + 37 // y + (-37) % y * 1000", "x, y", f"{INTS}.int(), {NONZERO}.int()", "exact", 0),
+    ("torch.div(x, y, rounding_mode='floor') + x.t() % 6", "x, y", "torch.randint(-99, 99, (29, 29)), "
+     "torch.tensor(-4)", "exact", 0),
+    ("x % 2.5 + x // 1.5", "x", INTS, "exact", 0),  # an integer tensor and a float number compute in float32
 ]
 
 

@@ -4,7 +4,7 @@ import torch.nn as nn
 
 class Model(nn.Module):
     def forward(self, x):
-        return torch.div(x.int(), 2, rounding_mode='floor')
+        return (x > 0).fmod(x < 1)
 
 
 def get_inputs():
@@ -13,4 +13,4 @@ def get_inputs():
 
 def get_init_inputs():
     return []
-# expect-error: 7:16: floor_divide of torch.int32 tensors is not supported yet (floating tensors are)
+# expect-error: 7:17: fmod of bool tensors is not supported (PyTorch implements it for numbers only)

@@ -4,7 +4,7 @@ import torch.nn as nn
 
 class Model(nn.Module):
     def forward(self, x):
-        return x.long().fmod(2)
+        return torch.div(x.int(), 0, rounding_mode='floor')
 
 
 def get_inputs():
@@ -13,4 +13,4 @@ def get_inputs():
 
 def get_init_inputs():
     return []
-# expect-error: 7:16: fmod of torch.int64 tensors is not supported yet (floating tensors are)
+# expect-error: 7:16: floor_divide: integer division by zero
