@@ -17,7 +17,6 @@ int64_t next_pow2(int64_t v) {
   return p;
 }
 
-// The narrowest element (bytes) of the full-size tensors the group reads or writes (those the tile walks).
 TStmt count_in(std::vector<TStmt>& body, TileBuilder& b, TileArena& arena, const TExpr* counter, const TExpr* parts,
                const std::string& what) {
   body.push_back(TStmt{TStmtKind::Barrier});  // every thread's partials stored before the release
@@ -30,6 +29,21 @@ TStmt count_in(std::vector<TStmt>& body, TileBuilder& b, TileArena& arena, const
   finish.body.push_back(TileBuilder::store(counter, b.i(0), nullptr));
   finish.body.push_back(TStmt{TStmtKind::Barrier});
   return finish;
+}
+
+void partials_scratch(KernelJob& job, bool with_index, int64_t counters) {
+  job.kernel.params.push_back({"work_ptr", ParamKind::Pointer});
+  job.launch.args.push_back({"work_ptr", "work"});
+  if (with_index) {
+    job.kernel.params.push_back({"index_ptr", ParamKind::Pointer});
+    job.launch.args.push_back({"index_ptr", "index"});
+  }
+  job.kernel.params.push_back({"count_ptr", ParamKind::Pointer});
+  job.launch.args.push_back({"count_ptr", "count"});
+  job.launch.scratch = {"work"};
+  if (with_index) job.launch.scratch.push_back("index");
+  job.launch.counter_param = "count_ptr";
+  job.launch.counter_size = counters;
 }
 
 int64_t narrowest_element(const Group& g) {

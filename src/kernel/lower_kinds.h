@@ -64,6 +64,10 @@ TOp lane_combine(Op op, bool fp);
 // zeroed for the next call, and a barrier.
 TStmt count_in(std::vector<TStmt>& body, TileBuilder& b, TileArena& arena, const TExpr* counter, const TExpr* parts,
                const std::string& what);
+// The scratch of a kernel whose last program finishes: the parameters work_ptr (the partials; the caller's launch
+// setup allocates `work`), index_ptr where `with_index` (`index`, allocated by the caller too) and count_ptr (the
+// launcher's `counters` zeroed counters).
+void partials_scratch(KernelJob& job, bool with_index, int64_t counters);
 // A [BT, BI] tile over the runs t (axis 0) and i (axis 1), of st and si elements in tiles of bt and bi, placed by
 // the program id `pid` (a variable): pid = (rest * nt + tile_t) * ni + tile_i, so neighbouring programs take
 // neighbouring tiles along i. Emits rt and ri and sets ve's index, axis and mask of both runs; `rest`: whether

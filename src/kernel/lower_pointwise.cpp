@@ -211,13 +211,7 @@ void lower_pointwise_total(KernelJob& job) {
     if (numel(o->shape) == numel(g.space)) ve.store(o, group_map(g, o), ve.value(o, group_map(g, o)));
   }
   const int64_t slots = static_cast<int64_t>(reductions.size());
-  job.kernel.params.push_back({"work_ptr", ParamKind::Pointer});
-  job.launch.args.push_back({"work_ptr", "work"});
-  job.kernel.params.push_back({"count_ptr", ParamKind::Pointer});
-  job.launch.args.push_back({"count_ptr", "count"});
-  job.launch.scratch = {"work"};
-  job.launch.counter_param = "count_ptr";
-  job.launch.counter_size = 1;
+  partials_scratch(job, false, 1);
   job.launch.setup.push_back("work = torch.empty((" + std::to_string(programs * slots) +
                              ",), device={device}, dtype=torch.float32)");
   const TExpr* parts = job.constexpr_param("PARTS", programs);

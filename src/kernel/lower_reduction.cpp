@@ -1277,18 +1277,7 @@ void lower_reduction(KernelJob& job) {
       // column block's at work[col_block, part, reduction, lane].
       bool any_arg = std::any_of(reductions.begin(), reductions.end(),
                                  [](const Node* red) { return red->op == Op::ArgMax || red->op == Op::ArgMin; });
-      job.kernel.params.push_back({"work_ptr", ParamKind::Pointer});
-      job.launch.args.push_back({"work_ptr", "work"});
-      if (any_arg) {
-        job.kernel.params.push_back({"index_ptr", ParamKind::Pointer});
-        job.launch.args.push_back({"index_ptr", "index"});
-      }
-      job.kernel.params.push_back({"count_ptr", ParamKind::Pointer});
-      job.launch.args.push_back({"count_ptr", "count"});
-      job.launch.scratch = {"work"};
-      if (any_arg) job.launch.scratch.push_back("index");
-      job.launch.counter_param = "count_ptr";
-      job.launch.counter_size = p.m * i_blocks;
+      partials_scratch(job, any_arg, p.m * i_blocks);
       int64_t slots = static_cast<int64_t>(reductions.size());
       std::string n = std::to_string(p.m * i_blocks * parts * slots * (p.rows ? 1 : p.block_i));
       if (any_arg) {

@@ -117,13 +117,7 @@ void lower_two_axes(KernelJob& job) {
   const TExpr* BL = job.constexpr_param("BLOCK_L", block_l);
   const TExpr* SEG = job.constexpr_param("SEGMENT", seg_steps * step);
   const TExpr* SEGS = job.constexpr_param("SEGMENTS", segments);
-  job.kernel.params.push_back({"work_ptr", ParamKind::Pointer});
-  job.launch.args.push_back({"work_ptr", "work"});
-  job.kernel.params.push_back({"count_ptr", ParamKind::Pointer});
-  job.launch.args.push_back({"count_ptr", "count"});
-  job.launch.scratch = {"work"};
-  job.launch.counter_param = "count_ptr";
-  job.launch.counter_size = k_groups * segments;
+  partials_scratch(job, false, k_groups * segments);
   job.launch.setup.push_back("work = torch.empty((" + std::to_string(std::max<int64_t>(slots, 1) * row_blocks * nk * nc) +
                              ",), device={device}, dtype=torch.float32)");
   job.launch.grid = {std::to_string(k_groups * row_blocks)};

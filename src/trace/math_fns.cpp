@@ -291,13 +291,13 @@ DType fmod_operands(const Value& a, const Value& b, const std::string& fn, Sourc
 }
 
 // Where ATen's remainder and floor division move a C remainder m to the divisor's side:
-// m != 0 and (b < 0) != (m < 0). A number b decides the side on the host.
+// m != 0 and (b < 0) != (m < 0). A number b decides the side on the host. (For integers this is also ATen's
+// div_floor_integer test, "the signs of a and b differ and a remainder is left": a nonzero m has a's sign.)
 Value other_side(Interp& in, const Value& m, const Value& b, SourceLoc loc) {
-  if (!b.is(Kind::Tensor)) {
-    return bin(in, to_float(b, "remainder", loc) < 0 ? Op::Gt : Op::Lt, m, num(0.0), loc);
-  }
-  Value differ = bin(in, Op::Ne, bin(in, Op::Lt, b, num(0.0), loc), bin(in, Op::Lt, m, num(0.0), loc), loc);
-  return bin(in, Op::LogicalAnd, bin(in, Op::Ne, m, num(0.0), loc), differ, loc);
+  Value zero = Value::integer(0);
+  if (!b.is(Kind::Tensor)) return bin(in, to_float(b, "remainder", loc) < 0 ? Op::Gt : Op::Lt, m, zero, loc);
+  Value differ = bin(in, Op::Ne, bin(in, Op::Lt, b, zero, loc), bin(in, Op::Lt, m, zero, loc), loc);
+  return bin(in, Op::LogicalAnd, bin(in, Op::Ne, m, zero, loc), differ, loc);
 }
 
 }  // namespace
@@ -331,15 +331,7 @@ Value t_floor_divide(Interp& in, const Value& a, const Value& b, SourceLoc loc) 
     // leaves a remainder.
     Value q = bin(in, Op::TruncDiv, a, b, loc);
     Value m = bin(in, Op::Fmod, a, b, loc);
-    auto differ_from = [&](const Value& t, const Value& number) {  // (t < 0) != (number < 0), number on the host
-      return bin(in, to_float(number, "floor_divide", loc) < 0 ? Op::Ge : Op::Lt, t, Value::integer(0), loc);
-    };
-    Value differ = !b.is(Kind::Tensor)   ? differ_from(a, b)
-                   : !a.is(Kind::Tensor) ? differ_from(b, a)
-                                         : bin(in, Op::Ne, bin(in, Op::Lt, a, Value::integer(0), loc),
-                                               bin(in, Op::Lt, b, Value::integer(0), loc), loc);
-    Value down = bin(in, Op::LogicalAnd, differ, bin(in, Op::Ne, m, Value::integer(0), loc), loc);
-    return t_where(in, down, bin(in, Op::Sub, q, Value::integer(1), loc), q, loc);
+    return t_where(in, other_side(in, m, b, loc), bin(in, Op::Sub, q, Value::integer(1), loc), q, loc);
   }
   bool number = !b.is(Kind::Tensor);
   if (number && to_float(b, "floor_divide", loc) == 0.0) return bin(in, Op::DivRn, a, b, loc);

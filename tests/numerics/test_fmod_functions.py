@@ -12,7 +12,7 @@ gives NaN there); CUDA's fmodf is exact. So _fmod is also checked alone, on rand
 subnormals, infinities, NaNs), against fmod in float64, which is exact for float32 operands."""
 
 from .paths import convert_forward, run_interpreted
-from .test_math_functions import RUNNER, SPECIAL
+from .test_math_functions import RUNNER, SPECIAL, check_cases
 
 DIVISORS = ("torch.cat([torch.tensor([0.0, -0.0, float('inf'), float('-inf'), float('nan'), 1e-3, -7e-3, 1e-30,"
             " 1e30, 0.5, -0.5, 3.0, -3.0, 2.5, 0.1]), torch.randn(1314) * 2])")
@@ -68,13 +68,7 @@ EXACT_CASES = [
 
 
 def test_fmod_functions(tmp_path):
-    jobs = []
-    for i, (expr, params, inputs, mode, tol) in enumerate(CASES):
-        gen = convert_forward(tmp_path, f"fmod{i}", expr, inputs, params)
-        jobs.append({"gen": str(gen), "expr": expr, "params": [p.strip() for p in params.split(",")],
-                     "inputs": inputs, "mode": mode, "tol": tol})
-    failures = run_interpreted(RUNNER, jobs, timeout=900)
-    assert not failures, "\n".join(failures)
+    check_cases(tmp_path, "fmod", CASES)
 
 
 def test_fmod_helper_exact(tmp_path):

@@ -140,11 +140,17 @@ failures.append(f)
 """, setup="from protocol import patch_interpreter\npatch_interpreter()\n")
 
 
-def test_math_functions(tmp_path):
+def check_cases(tmp_path, prefix, cases):
+    """Converts each (expression, parameters, inputs, mode, tolerance) case, runs them all through RUNNER and
+    asserts that none failed."""
     jobs = []
-    for i, (expr, params, inputs, mode, tol) in enumerate(CASES):
-        gen = convert_forward(tmp_path, f"math{i}", expr, inputs, params)
+    for i, (expr, params, inputs, mode, tol) in enumerate(cases):
+        gen = convert_forward(tmp_path, f"{prefix}{i}", expr, inputs, params)
         jobs.append({"gen": str(gen), "expr": expr, "params": [p.strip() for p in params.split(",")],
                      "inputs": inputs, "mode": mode, "tol": tol})
     failures = run_interpreted(RUNNER, jobs, timeout=900)
     assert not failures, "\n".join(failures)
+
+
+def test_math_functions(tmp_path):
+    check_cases(tmp_path, "math", CASES)
